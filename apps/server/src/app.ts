@@ -1,0 +1,107 @@
+import { existsSync } from 'node:fs';
+import Fastify, { type FastifyInstance } from 'fastify';
+import cookie from '@fastify/cookie';
+import helmet from '@fastify/helmet';
+import multipart from '@fastify/multipart';
+import rateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import { API_PREFIX } from '@glimpse/contract';
+import type { AppContext } from './context.ts';
+import { errorBody, installErrorHandlers } from './plugins/errors.ts';
+import { viewerPlugin } from './plugins/viewer.ts';
+import { LocalStorage } from './storage/local-storage.ts';
+import { systemRoutes } from './modules/system/system.routes.ts';
+import { usersRoutes } from './modules/users/users.routes.ts';
+
+export type App = FastifyInstance;
+
+export interface BuildOptions {
+  logger?: boolean | { level: string };
+}
+
+/** external plugins -> app plugins -> modules */
+export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: opts.logger ?? false,
+    trustProxy: true,
+    bodyLimit: 1024 * 1024,
+    genReqId: () => crypto.randomUUID(),
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  installErrorHandlers(app);
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        imgSrc: ["'self'", 'data:', 'blob:', ...(ctx.config.s3?.publicUrl ? [ctx.config.s3.publicUrl] : [])],
+        mediaSrc: ["'self'", 'blob:', ...(ctx.config.s3?.publicUrl ? [ctx.config.s3.publicUrl] : [])],
+        connectSrc: ["'self'", ...(ctx.config.s3?.publicUrl ? [ctx.config.s3.publicUrl] : [])],
+        workerSrc: ["'self'", 'blob:'],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        scriptSrc: ["'self'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+  });
+  await app.register(cookie);
+  await app.register(multipart, { limits: { files: 4, fields: 50 } });
+  await app.register(rateLimit, {
+    global: false,
+    errorResponseBuilder: (_req, ctxRl) => ({
+      ...errorBody(429, `Too many requests, please try again in ${Math.ceil(ctxRl.ttl / 1000)} seconds.`),
+      statusCode: 429,
+    }),
+  });
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'Glimpse API', version: '1.0.0' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs' });
+
+  await app.register(viewerPlugin, { tokens: ctx.tokens });
+
+  await app.register(systemRoutes, { prefix: API_PREFIX, ctx });
+  await app.register(usersRoutes, { prefix: API_PREFIX, ctx });
+
+  if (ctx.storage instanceof LocalStorage) {
+    await app.register(fastifyStatic, {
+      root: ctx.storage.root,
+      prefix: '/media/',
+      decorateReply: false,
+      index: false,
+      immutable: true,
+      maxAge: '365d',
+    });
+  }
+  const webDist = ctx.config.webDist;
+  const hasWeb = existsSync(`${webDist}/index.html`);
+  if (hasWeb) {
+    await app.register(fastifyStatic, { root: webDist, prefix: '/', wildcard: false, index: false });
+  }
+
+  app.setNotFoundHandler((request, reply) => {
+    const url = request.url;
+    const isApi = url.startsWith('/api') || url.startsWith('/media/');
+    if (!isApi && hasWeb && (request.method === 'GET' || request.method === 'HEAD')) {
+      return reply.type('text/html').sendFile('index.html', webDist, { maxAge: 0 });
+    }
+    return reply.code(404).send(errorBody(404, `Route ${request.method} ${url.split('?')[0]} not found`));
+  });
+
+  return app;
+}

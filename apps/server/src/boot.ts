@@ -1,0 +1,26 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type { Config } from './config.ts';
+import type { AppContext } from './context.ts';
+import { openDatabase } from './db/client.ts';
+import { migrate } from './db/migrate.ts';
+import { AccessTokens } from './modules/auth/access-token.ts';
+import { LocalStorage } from './storage/local-storage.ts';
+
+/** Opens the database (migrating it), storage and token keys: everything a process needs. */
+export async function createContext(config: Config): Promise<AppContext> {
+  mkdirSync(config.dataDir, { recursive: true });
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    pgliteDir: path.join(config.dataDir, 'db'),
+  });
+  await migrate(database);
+  const storage = new LocalStorage(path.join(config.dataDir, 'media'));
+  return {
+    config,
+    database,
+    db: database.db,
+    storage,
+    tokens: new AccessTokens(config.jwtSecret, config.accessTokenTtl),
+  };
+}

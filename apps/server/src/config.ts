@@ -1,0 +1,158 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+const int = (def: number) => z.coerce.number().int().min(0).default(def);
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  HOST: z.string().default('0.0.0.0'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: z.url().optional(),
+  SMTP_URL: z.url().optional(),
+  MAIL_FROM: z.string().default('Glimpse <no-reply@glimpse.local>'),
+  PUBLIC_URL: z.url().optional(),
+  JWT_SECRET: z.string().min(32).optional(),
+  ACCESS_TOKEN_TTL: int(15 * 60),
+  REFRESH_TOKEN_TTL: int(30 * 24 * 3600),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Rate limits (requests per window per IP); 0 switches that limit off. */
+  RATE_LIMIT_WINDOW_SECONDS: int(15 * 60),
+  RATE_LIMIT_LOGIN: int(20),
+  RATE_LIMIT_REGISTER: int(10),
+  RATE_LIMIT_FORGOT_PASSWORD: int(5),
+  RATE_LIMIT_VERIFICATION_RESEND: int(5),
+  RATE_LIMIT_UPLOAD: int(2000),
+  RATE_LIMITS_ENABLED: bool.default(true),
+  /** Size limits in MB. */
+  MAX_VIDEO_MB: int(2048),
+  MAX_THUMBNAIL_MB: int(1),
+  MAX_IMAGE_MB: int(15),
+  UPLOAD_SESSION_TTL_HOURS: int(24),
+  WORKER_ENABLED: bool.default(true),
+  WORKER_CONCURRENCY: int(1),
+  FFMPEG_PATH: z.string().optional(),
+  FFPROBE_PATH: z.string().optional(),
+  S3_BUCKET: z.string().optional(),
+  S3_ENDPOINT: z.url().optional(),
+  S3_REGION: z.string().default('us-east-1'),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  S3_FORCE_PATH_STYLE: bool.default(true),
+  S3_PUBLIC_URL: z.url().optional(),
+  WEB_DIST: z.string().optional(),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export interface Config {
+  env: Env['NODE_ENV'];
+  host: string;
+  port: number;
+  dataDir: string;
+  databaseUrl?: string;
+  smtpUrl?: string;
+  mailFrom: string;
+  publicUrl: string;
+  jwtSecret: string;
+  accessTokenTtl: number;
+  refreshTokenTtl: number;
+  logLevel: Env['LOG_LEVEL'];
+  rateLimits: {
+    enabled: boolean;
+    windowSeconds: number;
+    login: number;
+    register: number;
+    forgotPassword: number;
+    verificationResend: number;
+    upload: number;
+  };
+  limits: { videoMb: number; thumbnailMb: number; imageMb: number };
+  uploadSessionTtlHours: number;
+  worker: { enabled: boolean; concurrency: number };
+  ffmpegPath?: string;
+  ffprobePath?: string;
+  s3?: {
+    bucket: string;
+    endpoint?: string;
+    region: string;
+    accessKeyId?: string;
+    secretAccessKey?: string;
+    forcePathStyle: boolean;
+    publicUrl?: string;
+  };
+  webDist: string;
+}
+
+export class ConfigError extends Error {
+  constructor(public readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  }
+}
+
+/** Reads a secret kept in DATA_DIR, creating it on first start so restarts keep sessions valid. */
+function persistedSecret(dataDir: string, name: string): string {
+  const file = path.join(dataDir, name);
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(48).toString('base64url');
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}
+
+/** Parses the environment once at boot; every bad key is listed in the thrown error. */
+export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
+  const raw = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== ''));
+  const parsed = envSchema.safeParse(raw);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
+  }
+  const e = parsed.data;
+  const dataDir = path.resolve(e.DATA_DIR);
+  const config: Config = {
+    env: e.NODE_ENV,
+    host: e.HOST,
+    port: e.PORT,
+    dataDir,
+    databaseUrl: e.DATABASE_URL,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
+    jwtSecret: e.JWT_SECRET ?? overrides.jwtSecret ?? persistedSecret(dataDir, 'jwt-secret'),
+    accessTokenTtl: e.ACCESS_TOKEN_TTL,
+    refreshTokenTtl: e.REFRESH_TOKEN_TTL,
+    logLevel: e.LOG_LEVEL,
+    rateLimits: {
+      enabled: e.RATE_LIMITS_ENABLED,
+      windowSeconds: e.RATE_LIMIT_WINDOW_SECONDS,
+      login: e.RATE_LIMIT_LOGIN,
+      register: e.RATE_LIMIT_REGISTER,
+      forgotPassword: e.RATE_LIMIT_FORGOT_PASSWORD,
+      verificationResend: e.RATE_LIMIT_VERIFICATION_RESEND,
+      upload: e.RATE_LIMIT_UPLOAD,
+    },
+    limits: { videoMb: e.MAX_VIDEO_MB, thumbnailMb: e.MAX_THUMBNAIL_MB, imageMb: e.MAX_IMAGE_MB },
+    uploadSessionTtlHours: e.UPLOAD_SESSION_TTL_HOURS,
+    worker: { enabled: e.WORKER_ENABLED, concurrency: Math.max(1, e.WORKER_CONCURRENCY) },
+    ffmpegPath: e.FFMPEG_PATH,
+    ffprobePath: e.FFPROBE_PATH,
+    s3: e.S3_BUCKET
+      ? {
+          bucket: e.S3_BUCKET,
+          endpoint: e.S3_ENDPOINT,
+          region: e.S3_REGION,
+          accessKeyId: e.S3_ACCESS_KEY_ID,
+          secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+          forcePathStyle: e.S3_FORCE_PATH_STYLE,
+          publicUrl: e.S3_PUBLIC_URL,
+        }
+      : undefined,
+    webDist: path.resolve(e.WEB_DIST ?? new URL('../../web/dist', import.meta.url).pathname),
+  };
+  return { ...config, ...overrides };
+}

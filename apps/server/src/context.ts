@@ -1,0 +1,17 @@
+import type { Config } from './config.ts';
+import type { Database, Db } from './db/client.ts';
+import type { Storage } from './storage/storage.ts';
+import type { AccessTokens } from './modules/auth/access-token.ts';
+
+/** The app's long-lived adapters, built once at boot and handed to every module. */
+export interface AppContext {
+  config: Config;
+  database: Database;
+  db: Db;
+  storage: Storage;
+  tokens: AccessTokens;
+}
+
+export interface ModuleOptions {
+  ctx: AppContext;
+}

@@ -1,0 +1,78 @@
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import type { ExtractTablesWithRelations, SQL } from 'drizzle-orm';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
+import pg from 'pg';
+import * as schema from './schema.ts';
+
+export type Schema = typeof schema;
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
+/** What a repository runs its SQL on: the database or an open transaction. */
+export type Executor = Db | Tx;
+
+export interface Database {
+  engine: 'pglite' | 'pg';
+  db: Db;
+  /** Runs a script of several statements on one connection (migrations); rolls back on failure. */
+  exec(sqlText: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export const pgliteExtensions = { pg_trgm };
+
+export function wrapPglite(client: PGlite): Database {
+  return {
+    engine: 'pglite',
+    db: drizzlePglite({ client, schema }) as unknown as Db,
+    exec: async (text) => {
+      try {
+        await client.exec(text);
+      } catch (err) {
+        await client.exec('ROLLBACK').catch(() => {});
+        throw err;
+      }
+    },
+    close: () => client.close(),
+  };
+}
+
+export function wrapPool(pool: pg.Pool): Database {
+  return {
+    engine: 'pg',
+    db: drizzlePg({ client: pool, schema }) as unknown as Db,
+    exec: async (text) => {
+      const conn = await pool.connect();
+      try {
+        await conn.query(text);
+      } catch (err) {
+        // A failed script leaves its transaction open on this connection.
+        await conn.query('ROLLBACK').catch(() => {});
+        throw err;
+      } finally {
+        conn.release();
+      }
+    },
+    close: () => pool.end(),
+  };
+}
+
+/** PostgreSQL server when a URL is given, else PGlite in-process with its files in dataDir. */
+export async function openDatabase(opts: { databaseUrl?: string; pgliteDir?: string; poolSize?: number }): Promise<Database> {
+  if (opts.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 10 });
+    // A dropped connection must not crash the process; the pool replaces it on the next query.
+    pool.on('error', () => {});
+    return wrapPool(pool);
+  }
+  const client = await PGlite.create(opts.pgliteDir ?? 'memory://', { extensions: pgliteExtensions });
+  return wrapPglite(client);
+}
+
+/** Runs raw SQL and returns its rows (both drivers answer `{ rows }`). */
+export async function queryRows<T>(db: Executor, query: SQL): Promise<T[]> {
+  const result = (await db.execute(query)) as unknown as { rows: T[] };
+  return result.rows;
+}

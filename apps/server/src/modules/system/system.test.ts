@@ -1,0 +1,70 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, createTestApp, createUser, type TestContext } from '../../../test/harness.ts';
+
+let t: TestContext;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+describe('API basics', () => {
+  it('answers unknown API routes with a JSON 404 envelope', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/v1/nope' });
+    expect(res.statusCode).toBe(404);
+    expect(res.headers['content-type']).toMatch(/application\/json/);
+    expect(res.json()).toMatchObject({ statusCode: 404, success: false, data: null, errors: [] });
+  });
+
+  it('answers malformed JSON with 400', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/health',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"a":',
+    });
+    expect(res.statusCode).toBeGreaterThanOrEqual(400);
+    expect(res.statusCode).toBeLessThan(500);
+    expect(res.json().success).toBe(false);
+  });
+
+  it('serves the public config with the size limits', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/v1/config' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data.limits).toMatchObject({ videoMb: 2048, thumbnailMb: 1, imageMb: 15 });
+  });
+
+  it('serves the OpenAPI document', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/docs/json' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().openapi).toBe('3.1.0');
+  });
+});
+
+describe('GET /users/me', () => {
+  it('is 401 when anonymous', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/v1/users/me' });
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toMatchObject({ success: false, statusCode: 401 });
+  });
+
+  it('is 401 "jwt expired" for an expired token', async () => {
+    const user = await createUser(t.ctx);
+    const token = await t.ctx.tokens.sign({ id: user.id, userName: user.userName }, -10);
+    const res = await t.app.inject({ method: 'GET', url: '/api/v1/users/me', headers: { authorization: `Bearer ${token}` } });
+    expect(res.statusCode).toBe(401);
+    expect(res.json().message).toBe('jwt expired');
+  });
+
+  it('is 401 for a forged token', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/v1/users/me', headers: { authorization: 'Bearer abc.def.ghi' } });
+    expect(res.statusCode).toBe(401);
+    expect(res.json().message).toBe('Invalid access token');
+  });
+
+  it('returns the logged-in user', async () => {
+    const user = await createUser(t.ctx, { fullName: 'Ada Lovelace' });
+    const res = await t.app.inject({ method: 'GET', url: '/api/v1/users/me', headers: await bearer(t.ctx, user) });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ success: true, data: { user: { _id: user.id, fullName: 'Ada Lovelace', email: user.email } } });
+  });
+});

@@ -1,0 +1,19 @@
+import type { AuthUser } from '@glimpse/contract';
+import type { Storage } from '../../storage/storage.ts';
+import type { UserRow } from './users.repository.ts';
+
+export const imageRef = (storage: Storage, key: string | null) => (key ? { url: storage.url(key) } : null);
+
+/** The user as they see themselves (with email); never sent about someone else. */
+export function toAuthUser(storage: Storage, u: UserRow): AuthUser {
+  return {
+    _id: u.id,
+    userName: u.userName,
+    fullName: u.fullName,
+    email: u.email,
+    avatar: imageRef(storage, u.avatarKey),
+    coverImage: imageRef(storage, u.coverKey),
+    createdAt: u.createdAt.toISOString(),
+    updatedAt: u.updatedAt.toISOString(),
+  };
+}

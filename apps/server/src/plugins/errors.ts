@@ -1,0 +1,51 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { ApiError } from '../lib/errors.ts';
+
+interface Body {
+  statusCode: number;
+  data: Record<string, unknown> | null;
+  message: string;
+  success: false;
+  errors: { path: string; message: string }[];
+}
+
+const body = (statusCode: number, message: string, extra: Partial<Body> = {}): Body => ({
+  statusCode,
+  data: null,
+  message,
+  success: false,
+  errors: [],
+  ...extra,
+});
+
+/** Every failure answers the JSON error envelope; never HTML, never a stack trace. */
+export function installErrorHandlers(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
+    if (error instanceof ApiError) {
+      return reply.code(error.statusCode).send(body(error.statusCode, error.message, { data: error.data, errors: error.errors }));
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const errors = error.validation.map((v) => ({
+        path: [error.validationContext, ...String(v.instancePath).split('/').filter(Boolean)].join('.'),
+        message: v.message ?? 'Invalid value',
+      }));
+      return reply.code(400).send(body(400, errors[0]?.message ?? 'Invalid request', { errors }));
+    }
+    const status = error.statusCode ?? 500;
+    if (status === 429) return reply.code(429).send(body(429, error.message || 'Too many requests, please try again later.'));
+    if (status >= 400 && status < 500) {
+      const message =
+        error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY'
+          ? 'Malformed JSON body'
+          : error.message;
+      return reply.code(status).send(body(status, message));
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return reply.code(500).send(body(500, 'Something went wrong on our side. Please try again.'));
+  });
+}
+
+export function errorBody(statusCode: number, message: string): Body {
+  return body(statusCode, message);
+}

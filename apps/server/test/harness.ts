@@ -1,0 +1,119 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { hash } from '@node-rs/argon2';
+import pg from 'pg';
+import { inject } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../src/app.ts';
+import { loadConfig, type Config } from '../src/config.ts';
+import type { AppContext } from '../src/context.ts';
+import { pgliteExtensions, wrapPglite, wrapPool, type Database } from '../src/db/client.ts';
+import { newId } from '../src/lib/ids.ts';
+import { AccessTokens } from '../src/modules/auth/access-token.ts';
+import { UsersRepository, type UserRow } from '../src/modules/users/users.repository.ts';
+import { LocalStorage } from '../src/storage/local-storage.ts';
+
+export const engine = process.env.TEST_DB_ENGINE === 'pg' ? 'pg' : 'pglite';
+
+/** A fresh migrated database: a copy of the run's template, never shared between test files. */
+export async function freshDatabase(): Promise<{ database: Database; url?: string; drop: () => Promise<void> }> {
+  if (engine === 'pg') {
+    const base = process.env.TEST_DATABASE_URL!;
+    const name = `glimpse_t_${process.ppid}_${newId().replace(/-/g, '').slice(-12)}`;
+    const admin = new pg.Client({ connectionString: base });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${inject('pgTemplate')}`);
+    await admin.end();
+    const url = new URL(base);
+    url.pathname = `/${name}`;
+    const pool = new pg.Pool({ connectionString: url.toString(), max: 5 });
+    pool.on('error', () => {});
+    const database = wrapPool(pool);
+    return {
+      database,
+      url: url.toString(),
+      drop: async () => {
+        const a = new pg.Client({ connectionString: base });
+        await a.connect();
+        await a.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        await a.end();
+      },
+    };
+  }
+  const tarball = await readFile(inject('pgliteTemplate'));
+  const client = await PGlite.create({ loadDataDir: new Blob([tarball]), extensions: pgliteExtensions });
+  return { database: wrapPglite(client), drop: async () => {} };
+}
+
+export interface TestContext {
+  ctx: AppContext;
+  app: FastifyInstance;
+  config: Config;
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+export const TEST_ENV = {
+  NODE_ENV: 'test',
+  JWT_SECRET: 'test-secret-test-secret-test-secret-123',
+  RATE_LIMITS_ENABLED: 'false',
+  LOG_LEVEL: 'silent',
+  WORKER_ENABLED: 'false',
+  PUBLIC_URL: 'http://glimpse.test',
+} as const;
+
+/** A whole app on its own database and data folder. */
+export async function createTestApp(env: Record<string, string> = {}): Promise<TestContext> {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'glimpse-test-'));
+  const config = loadConfig({ ...TEST_ENV, DATA_DIR: dataDir, ...env });
+  const { database, drop } = await freshDatabase();
+  const ctx: AppContext = {
+    config,
+    database,
+    db: database.db,
+    storage: new LocalStorage(path.join(dataDir, 'media')),
+    tokens: new AccessTokens(config.jwtSecret, config.accessTokenTtl),
+  };
+  const app = await buildApp(ctx);
+  await app.ready();
+  return {
+    ctx,
+    app,
+    config,
+    dataDir,
+    close: async () => {
+      await app.close();
+      await database.close();
+      await drop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+let passwordHash: Promise<string> | undefined;
+export const TEST_PASSWORD = 'secret123';
+
+let seq = 0;
+/** Inserts a verified user directly (password TEST_PASSWORD). */
+export async function createUser(
+  ctx: AppContext,
+  over: Partial<{ fullName: string; userName: string; email: string; verified: boolean }> = {},
+): Promise<UserRow> {
+  seq += 1;
+  const base = `user${seq}${newId().slice(-6)}`;
+  passwordHash ??= hash(TEST_PASSWORD);
+  return new UsersRepository(ctx.db).insert({
+    id: newId(),
+    fullName: over.fullName ?? `Test User ${seq}`,
+    userName: over.userName ?? base,
+    email: over.email ?? `${base}@example.com`,
+    passwordHash: await passwordHash,
+    emailVerifiedAt: over.verified === false ? null : new Date(),
+  });
+}
+
+export async function bearer(ctx: AppContext, user: Pick<UserRow, 'id' | 'userName'>): Promise<{ authorization: string }> {
+  return { authorization: `Bearer ${await ctx.tokens.sign({ id: user.id, userName: user.userName })}` };
+}

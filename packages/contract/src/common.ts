@@ -1,0 +1,53 @@
+import { z } from 'zod';
+
+/** Ids are UUIDs (v7) in `_id` fields. */
+export const id = z.uuid({ message: 'Invalid id' });
+
+export const imageRef = z.object({ url: z.string() }).nullable();
+
+export const pageQuery = z.object({
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  limit: z.coerce.number().int().min(1).max(100).default(10),
+  /** Opaque keyset cursor returned with each page; when given, `page` is ignored. */
+  cursor: z.string().max(512).optional(),
+});
+export type PageQuery = z.infer<typeof pageQuery>;
+
+/** Every successful answer. */
+export function envelope<T extends z.ZodType>(data: T) {
+  return z.object({
+    statusCode: z.number().int(),
+    data,
+    message: z.string(),
+    success: z.literal(true),
+  });
+}
+
+export const errorEnvelope = z.object({
+  statusCode: z.number().int(),
+  data: z.record(z.string(), z.unknown()).nullable(),
+  message: z.string(),
+  success: z.literal(false),
+  errors: z.array(z.object({ path: z.string(), message: z.string() })),
+});
+export type ErrorEnvelope = z.infer<typeof errorEnvelope>;
+
+export interface ApiEnvelope<T> {
+  statusCode: number;
+  data: T;
+  message: string;
+  success: true;
+}
+
+/** A page of a list, with the cursor for the next page (null at the end). */
+export function paged<T extends z.ZodType>(item: T) {
+  return z.object({
+    docs: z.array(item),
+    page: z.number().int(),
+    limit: z.number().int(),
+    hasNextPage: z.boolean(),
+    nextCursor: z.string().nullable(),
+  });
+}
+
+export const API_PREFIX = '/api/v1';

@@ -1,0 +1,38 @@
+import { defineConfig } from 'vitest/config';
+
+const serverTests = ['apps/server/**/*.test.ts', 'packages/**/*.test.ts'];
+const server = (name: string, env: Record<string, string>) => ({
+  test: {
+    name,
+    include: serverTests,
+    environment: 'node' as const,
+    globalSetup: ['apps/server/test/global-setup.ts'],
+    setupFiles: ['apps/server/test/setup.ts'],
+    env,
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+  },
+});
+
+// The server suite runs on PGlite, and a second time on the PostgreSQL server when
+// TEST_DATABASE_URL is set.
+const projects = [server('server', { TEST_DB_ENGINE: 'pglite' })];
+if (process.env.TEST_DATABASE_URL) projects.push(server('server-pg', { TEST_DB_ENGINE: 'pg' }));
+
+export default defineConfig({
+  test: {
+    projects: [
+      ...projects,
+      {
+        extends: 'apps/web/vite.config.ts',
+        test: {
+          name: 'web',
+          root: 'apps/web',
+          include: ['src/**/*.test.{ts,tsx}'],
+          environment: 'jsdom',
+          setupFiles: ['src/test/setup.ts'],
+        },
+      },
+    ],
+  },
+});
