@@ -14,6 +14,7 @@ import { newId } from '../src/lib/ids.ts';
 import { AccessTokens } from '../src/modules/auth/access-token.ts';
 import { UsersRepository, type UserRow } from '../src/modules/users/users.repository.ts';
 import { LocalStorage } from '../src/storage/local-storage.ts';
+import { tweets, videos } from '../src/db/schema.ts';
 
 export const engine = process.env.TEST_DB_ENGINE === 'pg' ? 'pg' : 'pglite';
 
@@ -116,4 +117,39 @@ export async function createUser(
 
 export async function bearer(ctx: AppContext, user: Pick<UserRow, 'id' | 'userName'>): Promise<{ authorization: string }> {
   return { authorization: `Bearer ${await ctx.tokens.sign({ id: user.id, userName: user.userName })}` };
+}
+
+/** Inserts a video row directly (ready and published unless told otherwise). */
+export async function createVideo(
+  ctx: AppContext,
+  owner: Pick<UserRow, 'id'>,
+  over: Partial<typeof videos.$inferInsert> = {},
+): Promise<typeof videos.$inferSelect> {
+  const [row] = await ctx.db
+    .insert(videos)
+    .values({
+      id: newId(),
+      ownerId: owner.id,
+      title: `Video ${++seq}`,
+      description: 'A test video',
+      duration: 42,
+      status: 'ready',
+      isPublished: true,
+      ...over,
+    })
+    .returning();
+  return row!;
+}
+
+/** Inserts a tweet row directly. */
+export async function createTweet(
+  ctx: AppContext,
+  owner: Pick<UserRow, 'id'>,
+  over: Partial<typeof tweets.$inferInsert> = {},
+): Promise<typeof tweets.$inferSelect> {
+  const [row] = await ctx.db
+    .insert(tweets)
+    .values({ id: newId(), ownerId: owner.id, content: `Tweet ${++seq}`, ...over })
+    .returning();
+  return row!;
 }

@@ -1,4 +1,4 @@
-import type { AuthUser } from '@glimpse/contract';
+import type { AuthUser, Owner } from '@glimpse/contract';
 import type { Storage } from '../../storage/storage.ts';
 import type { UserRow } from './users.repository.ts';
 
@@ -16,4 +16,9 @@ export function toAuthUser(storage: Storage, u: UserRow): AuthUser {
     createdAt: u.createdAt.toISOString(),
     updatedAt: u.updatedAt.toISOString(),
   };
+}
+
+/** The owner block embedded in videos, tweets, comments and playlists. */
+export function toOwner(storage: Storage, u: Pick<UserRow, 'id' | 'userName' | 'fullName' | 'avatarKey'>): Owner {
+  return { _id: u.id, userName: u.userName, fullName: u.fullName, avatar: imageRef(storage, u.avatarKey) };
 }
