@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import Fastify, { type FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
@@ -79,6 +79,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   await app.register(usersRoutes, { prefix: API_PREFIX, ctx });
 
   if (ctx.storage instanceof LocalStorage) {
+    mkdirSync(ctx.storage.root, { recursive: true });
     await app.register(fastifyStatic, {
       root: ctx.storage.root,
       prefix: '/media/',
