@@ -1,10 +1,10 @@
 import { defineConfig } from 'vitest/config';
 
-const serverTests = ['apps/server/**/*.test.ts', 'packages/**/*.test.ts'];
-const server = (name: string, env: Record<string, string>) => ({
+const serverTests = ['apps/server/src/**/*.test.ts', 'packages/**/*.test.ts'];
+const server = (name: string, env: Record<string, string>, include = serverTests) => ({
   test: {
     name,
-    include: serverTests,
+    include,
     environment: 'node' as const,
     globalSetup: ['apps/server/test/global-setup.ts'],
     setupFiles: ['apps/server/test/setup.ts'],
@@ -18,6 +18,11 @@ const server = (name: string, env: Record<string, string>) => ({
 // TEST_DATABASE_URL is set.
 const projects = [server('server', { TEST_DB_ENGINE: 'pglite' })];
 if (process.env.TEST_DATABASE_URL) projects.push(server('server-pg', { TEST_DB_ENGINE: 'pg' }));
+// `npm run test:reliability`: hostile input, authorization matrix, faults and load.
+if (process.env.RELIABILITY) {
+  projects.length = 0;
+  projects.push(server('reliability', { TEST_DB_ENGINE: 'pglite' }, ['apps/server/reliability/**/*.test.ts']));
+}
 
 export default defineConfig({
   test: {

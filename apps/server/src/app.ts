@@ -23,6 +23,18 @@ import { usersRoutes } from './modules/users/users.routes.ts';
 
 export type App = FastifyInstance;
 
+export interface RouteEntry {
+  method: string;
+  url: string;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every API route, for the reliability suite's generated checks. */
+    routeTable: RouteEntry[];
+  }
+}
+
 export interface BuildOptions {
   logger?: boolean | { level: string };
 }
@@ -38,6 +50,12 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandlers(app);
+  const routeTable: RouteEntry[] = [];
+  app.decorate('routeTable', routeTable);
+  app.addHook('onRoute', (route) => {
+    if (!route.url.startsWith(API_PREFIX)) return;
+    for (const method of [route.method].flat()) if (method !== 'HEAD') routeTable.push({ method, url: route.url });
+  });
 
   await app.register(helmet, {
     contentSecurityPolicy: {
