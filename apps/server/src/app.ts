@@ -105,7 +105,9 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
       index: false,
       immutable: true,
       maxAge: '365d',
-    });
+      // Larger reads than the 64 KiB default: fewer syscalls and event-loop turns per segment.
+      highWaterMark: 1024 * 1024,
+    } as Parameters<typeof fastifyStatic>[1]);
   }
   const webDist = ctx.config.webDist;
   const hasWeb = existsSync(`${webDist}/index.html`);

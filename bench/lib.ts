@@ -1,0 +1,104 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+
+export interface LoadResult {
+  label: string;
+  requestsPerSec: number;
+  bytesPerSec: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+}
+
+/** One autocannon run (loopback only), summarised. */
+export async function load(
+  label: string,
+  opts: { url: string; connections: number; seconds: number; requests?: autocannon.Request[]; headers?: Record<string, string> },
+): Promise<LoadResult> {
+  const r = await autocannon({
+    url: opts.url,
+    connections: opts.connections,
+    duration: opts.seconds,
+    requests: opts.requests,
+    headers: opts.headers,
+  });
+  return {
+    label,
+    requestsPerSec: r.requests.average,
+    bytesPerSec: r.throughput.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    errors: r.errors + r.timeouts,
+    non2xx: r.non2xx,
+  };
+}
+
+export const ratio = (a: number, b: number) => (b === 0 ? 0 : a / b);
+export const fmt = (n: number, d = 2) => n.toFixed(d);
+export const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB/s`;
+
+export function machine(): string {
+  const cpu = os.cpus()[0]?.model ?? 'unknown cpu';
+  return `${os.cpus().length} cores (${cpu}), ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${os.platform()} ${os.release()}`;
+}
+
+export function ffmpegVersion(): string {
+  try {
+    return execFileSync('ffmpeg', ['-version']).toString().split('\n')[0] ?? '';
+  } catch {
+    return 'ffmpeg not found';
+  }
+}
+
+/** Writes bench/results/<name>.md with the figures, the command and the machine. */
+export function report(name: string, command: string, lines: string[]): void {
+  const dir = path.join(path.dirname(new URL(import.meta.url).pathname), 'results');
+  mkdirSync(dir, { recursive: true });
+  const body = [`# ${name}`, '', `- date: ${new Date().toISOString()}`, `- command: \`${command}\``, `- machine: ${machine()}`, '', ...lines, ''].join('\n');
+  writeFileSync(path.join(dir, `${name}.md`), body);
+  console.log(body);
+}
+
+const UNITS: Record<string, number> = { B: 1, KB: 1024, MB: 1024 ** 2, GB: 1024 ** 3 };
+const toMs = (v: string) => {
+  const m = /([\d.]+)(us|ms|s)/.exec(v);
+  if (!m) return NaN;
+  const n = Number(m[1]);
+  return m[2] === 'us' ? n / 1000 : m[2] === 's' ? n * 1000 : n;
+};
+
+/**
+ * One wrk run (C load generator: it, not the server, is the limit with autocannon on big bodies).
+ * `requests` rotate; each may carry headers (byte ranges).
+ */
+export function wrk(
+  label: string,
+  opts: { url: string; connections: number; seconds: number; requests: { path: string; headers?: Record<string, string> }[]; threads?: number },
+): LoadResult {
+  const script = path.join(os.tmpdir(), `wrk-${process.pid}-${Date.now()}.lua`);
+  const lua = opts.requests
+    .map((r) => `{ path = ${JSON.stringify(r.path)}, headers = { ${Object.entries(r.headers ?? {}).map(([k, v]) => `[${JSON.stringify(k)}] = ${JSON.stringify(v)}`).join(', ')} } }`)
+    .join(',\n');
+  writeFileSync(
+    script,
+    `local reqs = {\n${lua}\n}\nlocal i = 0\nrequest = function()\n  i = i + 1\n  local r = reqs[(i % #reqs) + 1]\n  return wrk.format("GET", r.path, r.headers)\nend\n`,
+  );
+  const out = execFileSync('wrk', ['-t', String(opts.threads ?? 1), '-c', String(opts.connections), '-d', `${opts.seconds}s`, '--latency', '-s', script, opts.url]).toString();
+  const num = (re: RegExp) => Number(re.exec(out)?.[1] ?? NaN);
+  const transfer = /Transfer\/sec:\s+([\d.]+)(B|KB|MB|GB)/.exec(out);
+  const non2xx = num(/Non-2xx or 3xx responses:\s+(\d+)/);
+  const errs = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
+  return {
+    label,
+    requestsPerSec: num(/Requests\/sec:\s+([\d.]+)/),
+    bytesPerSec: transfer ? Number(transfer[1]) * (UNITS[transfer[2]!] ?? 1) : NaN,
+    p50: toMs(/\s50%\s+(\S+)/.exec(out)?.[1] ?? ''),
+    p99: toMs(/\s99%\s+(\S+)/.exec(out)?.[1] ?? ''),
+    errors: errs ? errs.slice(1).reduce((a, b) => a + Number(b), 0) : 0,
+    non2xx: Number.isNaN(non2xx) ? 0 : non2xx,
+  };
+}
