@@ -30,8 +30,8 @@ export type CommentBody = z.infer<typeof commentBody>;
 
 export const createCommentParams = z.object({ entityType: commentEntityType, entityId: id, parentId: id.optional() });
 export const repliesParams = z.object({ entityType: commentEntityType, entityId: id, parentCommentId: id });
-export const videoCommentsParams = z.object({ videoId: id });
-export const tweetCommentsParams = z.object({ tweetId: id });
+/** GET comments/video/{videoId} and comments/tweet/{tweetId}. */
+export const entityCommentsParams = z.object({ entityId: id });
 export const commentIdParams = z.object({ commentId: id });
 
 /** `userId` is accepted for compatibility with the spec's client and ignored: identity comes from the token. */

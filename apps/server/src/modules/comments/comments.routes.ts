@@ -5,9 +5,8 @@ import {
   commentMessages,
   commentsQuery,
   createCommentParams,
+  entityCommentsParams,
   repliesParams,
-  tweetCommentsParams,
-  videoCommentsParams,
 } from '@glimpse/contract';
 import type { ModuleOptions } from '../../context.ts';
 import { ok } from '../../lib/reply.ts';
@@ -32,23 +31,16 @@ export const commentsRoutes: FastifyPluginAsyncZod<ModuleOptions> = async (app, 
 
   // The static video/tweet routes answer top-level comments; three segments address a reply list
   // (find-my-way prefers static segments, and routes differ in length, so they never shadow each other).
-  app.get(
-    '/comments/video/:videoId',
-    { schema: { ...schema, params: videoCommentsParams, querystring: commentsQuery } },
-    async (request, reply) => {
-      const data = await service.list('video', request.params.videoId, null, request.viewer?.id ?? null, request.query);
-      return ok(reply, data, 'Comments fetched successfully');
-    },
-  );
-
-  app.get(
-    '/comments/tweet/:tweetId',
-    { schema: { ...schema, params: tweetCommentsParams, querystring: commentsQuery } },
-    async (request, reply) => {
-      const data = await service.list('tweet', request.params.tweetId, null, request.viewer?.id ?? null, request.query);
-      return ok(reply, data, 'Comments fetched successfully');
-    },
-  );
+  for (const type of ['video', 'tweet'] as const) {
+    app.get(
+      `/comments/${type}/:entityId`,
+      { schema: { ...schema, params: entityCommentsParams, querystring: commentsQuery } },
+      async (request, reply) => {
+        const data = await service.list(type, request.params.entityId, null, request.viewer?.id ?? null, request.query);
+        return ok(reply, data, 'Comments fetched successfully');
+      },
+    );
+  }
 
   app.get(
     '/comments/:entityType/:entityId/:parentCommentId',
