@@ -3,12 +3,10 @@ import type { AppContext } from '../../context.ts';
 import { notFound } from '../../lib/errors.ts';
 import { pageOf, pageWindow } from '../../lib/keyset.ts';
 import { toVideoCard } from '../videos/videos.presenter.ts';
+import { toLikeStatus } from './likes.presenter.ts';
 import { LikesRepository } from './likes.repository.ts';
 
 const entityName = { video: 'Video', tweet: 'Tweet', comment: 'Comment' } as const;
-
-/** A stored reaction as the likeStatus field shows it. */
-export const toLikeStatus = (value: number | null | undefined): LikeStatus => (value === 1 ? 1 : value === -1 ? -1 : 0);
 
 export class LikesService {
   constructor(private readonly ctx: AppContext) {}

@@ -1,6 +1,6 @@
 import type { Tweet } from '@glimpse/contract';
 import type { Storage } from '../../storage/storage.ts';
-import { toLikeStatus } from '../likes/likes.service.ts';
+import { toLikeStatus } from '../likes/likes.presenter.ts';
 import { imageRef, toOwner } from '../users/users.presenter.ts';
 import type { OwnerRow } from '../users/users.repository.ts';
 import type { TweetRow } from './tweets.repository.ts';
