@@ -20,6 +20,11 @@ import { viewerPlugin } from './plugins/viewer.ts';
 import { LocalStorage } from './storage/local-storage.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
+import { tweetsRoutes } from './modules/tweets/tweets.routes.ts';
+import { commentsRoutes } from './modules/comments/comments.routes.ts';
+import { likesRoutes } from './modules/likes/likes.routes.ts';
+import { subscriptionsRoutes } from './modules/subscriptions/subscriptions.routes.ts';
+import { playlistsRoutes } from './modules/playlists/playlists.routes.ts';
 
 export type App = FastifyInstance;
 
@@ -95,6 +100,11 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
 
   await app.register(systemRoutes, { prefix: API_PREFIX, ctx });
   await app.register(usersRoutes, { prefix: API_PREFIX, ctx });
+  await app.register(tweetsRoutes, { prefix: API_PREFIX, ctx });
+  await app.register(commentsRoutes, { prefix: API_PREFIX, ctx });
+  await app.register(likesRoutes, { prefix: API_PREFIX, ctx });
+  await app.register(subscriptionsRoutes, { prefix: API_PREFIX, ctx });
+  await app.register(playlistsRoutes, { prefix: API_PREFIX, ctx });
 
   if (ctx.storage instanceof LocalStorage) {
     mkdirSync(ctx.storage.root, { recursive: true });

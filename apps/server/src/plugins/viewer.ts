@@ -33,3 +33,13 @@ export function requireViewer(request: FastifyRequest, message = 'Unauthorized r
   if (!request.viewer) throw unauthorized(message);
   return request.viewer;
 }
+
+/**
+ * Route hook for login-only calls: answers the 401 before the body and params are validated,
+ * so an anonymous caller learns they must log in rather than what their input lacks.
+ */
+export function loginFirst(message: string) {
+  return async (request: FastifyRequest) => {
+    requireViewer(request, message);
+  };
+}

@@ -28,3 +28,12 @@ export class UsersRepository {
     return row;
   }
 }
+
+/** The columns the owner block of videos, tweets, comments and playlists is built from (see toOwner). */
+export const ownerColumns = {
+  id: users.id,
+  userName: users.userName,
+  fullName: users.fullName,
+  avatarKey: users.avatarKey,
+};
+export type OwnerRow = Pick<UserRow, 'id' | 'userName' | 'fullName' | 'avatarKey'>;

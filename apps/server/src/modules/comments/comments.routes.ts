@@ -1,0 +1,68 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  commentBody,
+  commentIdParams,
+  commentMessages,
+  commentsQuery,
+  createCommentParams,
+  entityCommentsParams,
+  repliesParams,
+} from '@glimpse/contract';
+import type { ModuleOptions } from '../../context.ts';
+import { ok } from '../../lib/reply.ts';
+import { loginFirst, requireViewer } from '../../plugins/viewer.ts';
+import { CommentsService } from './comments.service.ts';
+
+export const commentsRoutes: FastifyPluginAsyncZod<ModuleOptions> = async (app, { ctx }) => {
+  const service = new CommentsService(ctx);
+  const schema = { tags: ['comments'], security: [{ bearer: [] }] };
+  const login = loginFirst(commentMessages.loginRequired);
+
+  app.post(
+    '/comments/:entityType/:entityId/:parentId?',
+    { schema: { ...schema, params: createCommentParams, body: commentBody }, onRequest: login },
+    async (request, reply) => {
+      const viewer = requireViewer(request, commentMessages.loginRequired);
+      const { entityType, entityId, parentId } = request.params;
+      const comment = await service.create(viewer.id, entityType, entityId, parentId, request.body.content);
+      return ok(reply, comment, 'Comment added successfully', 201);
+    },
+  );
+
+  // The static video/tweet routes answer top-level comments; three segments address a reply list
+  // (find-my-way prefers static segments, and routes differ in length, so they never shadow each other).
+  for (const type of ['video', 'tweet'] as const) {
+    app.get(
+      `/comments/${type}/:entityId`,
+      { schema: { ...schema, params: entityCommentsParams, querystring: commentsQuery } },
+      async (request, reply) => {
+        const data = await service.list(type, request.params.entityId, null, request.viewer?.id ?? null, request.query);
+        return ok(reply, data, 'Comments fetched successfully');
+      },
+    );
+  }
+
+  app.get(
+    '/comments/:entityType/:entityId/:parentCommentId',
+    { schema: { ...schema, params: repliesParams, querystring: commentsQuery } },
+    async (request, reply) => {
+      const { entityType, entityId, parentCommentId } = request.params;
+      const data = await service.list(entityType, entityId, parentCommentId, request.viewer?.id ?? null, request.query);
+      return ok(reply, data, 'Replies fetched successfully');
+    },
+  );
+
+  app.patch(
+    '/comments/:commentId',
+    { schema: { ...schema, params: commentIdParams, body: commentBody }, onRequest: login },
+    async (request, reply) => {
+      const viewer = requireViewer(request, commentMessages.loginRequired);
+      return ok(reply, await service.update(viewer.id, request.params.commentId, request.body.content), commentMessages.updated);
+    },
+  );
+
+  app.delete('/comments/:commentId', { schema: { ...schema, params: commentIdParams }, onRequest: login }, async (request, reply) => {
+    const viewer = requireViewer(request, commentMessages.loginRequired);
+    return ok(reply, await service.remove(viewer.id, request.params.commentId), commentMessages.deleted);
+  });
+};

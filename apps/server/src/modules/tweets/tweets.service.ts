@@ -1,0 +1,81 @@
+import { createTweetFields, tweetMessages, updateTweetFields, type PageQuery, type Tweet } from '@glimpse/contract';
+import type { AppContext } from '../../context.ts';
+import { badRequest, forbidden, notFound } from '../../lib/errors.ts';
+import { newId } from '../../lib/ids.ts';
+import { pageOf, pageWindow } from '../../lib/keyset.ts';
+import { parseWith } from '../../lib/validate.ts';
+import { saveImage } from '../../storage/images.ts';
+import { UsersRepository } from '../users/users.repository.ts';
+import { toTweet } from './tweets.presenter.ts';
+import { TweetsRepository } from './tweets.repository.ts';
+
+/** A tweet form as the multipart body carried it; `imagePath` is the received temp file. */
+export interface TweetForm {
+  fields: Record<string, string>;
+  imagePath?: string;
+}
+
+const folderOf = (tweetId: string) => `tweets/${tweetId}`;
+
+export class TweetsService {
+  private readonly tweets: TweetsRepository;
+
+  constructor(private readonly ctx: AppContext) {
+    this.tweets = new TweetsRepository(ctx.db);
+  }
+
+  async create(userId: string, form: TweetForm): Promise<Tweet> {
+    const { content } = parseWith(createTweetFields, form.fields);
+    const id = newId();
+    const imageKey = form.imagePath ? await saveImage(this.ctx.storage, form.imagePath, folderOf(id)) : null;
+    await this.tweets.insert({ id, ownerId: userId, content, imageKey });
+    return this.one(id, userId);
+  }
+
+  async update(userId: string, id: string, form: TweetForm): Promise<Tweet> {
+    const existing = await this.ownTweet(userId, id);
+    const { content } = parseWith(updateTweetFields, form.fields);
+    if (content === undefined && !form.imagePath) throw badRequest('Send new content or a new image');
+    const imageKey = form.imagePath ? await saveImage(this.ctx.storage, form.imagePath, folderOf(id)) : undefined;
+    await this.tweets.update(id, { content, imageKey });
+    if (imageKey && existing.imageKey) await this.ctx.storage.delete(existing.imageKey);
+    return this.one(id, userId);
+  }
+
+  /** Removes the tweet, its comments and their likes; then its image files. */
+  async remove(userId: string, id: string): Promise<{ _id: string; deletedCount: number }> {
+    const deletedCount = await this.ctx.db.transaction(async (tx) => {
+      const repo = new TweetsRepository(tx);
+      const tweet = await repo.lock(id);
+      if (!tweet) throw notFound(tweetMessages.notFound);
+      if (tweet.ownerId !== userId) throw forbidden('You can only delete your own tweets');
+      return repo.deleteWithComments(id);
+    });
+    await this.ctx.storage.deletePrefix(folderOf(id));
+    return { _id: id, deletedCount };
+  }
+
+  async one(id: string, viewerId: string | null): Promise<Tweet> {
+    const row = await this.tweets.findView(id, viewerId);
+    if (!row) throw notFound(tweetMessages.notFound);
+    return toTweet(this.ctx.storage, row);
+  }
+
+  async byChannel(channelId: string, viewerId: string | null, q: PageQuery) {
+    if (!(await new UsersRepository(this.ctx.db).findById(channelId))) throw notFound('Channel not found');
+    const rows = await this.tweets.listByOwner(channelId, viewerId, pageWindow(q));
+    return pageOf(
+      'tweets',
+      rows.map((r) => toTweet(this.ctx.storage, r)),
+      q,
+      (t) => t._id,
+    );
+  }
+
+  private async ownTweet(userId: string, id: string) {
+    const tweet = await this.tweets.findById(id);
+    if (!tweet) throw notFound(tweetMessages.notFound);
+    if (tweet.ownerId !== userId) throw forbidden('You can only edit your own tweets');
+    return tweet;
+  }
+}
