@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { bearer, createTestApp, createUser, type TestContext } from '../test/harness.ts';
+import { bearer, createTestApp, createTweet, createUser, createVideo, type TestContext } from '../test/harness.ts';
 
 /**
  * Property-based hostile input against every API route in the route table: whatever arrives,
@@ -11,13 +11,23 @@ const SEED = 20261122;
 
 let t: TestContext;
 let auth: Record<string, string>;
+/** Ids and names that exist, so requests reach past the 404s into the handlers. */
+let known: string[] = [];
 beforeAll(async () => {
   t = await createTestApp();
-  auth = await bearer(t.ctx, await createUser(t.ctx));
+  const user = await createUser(t.ctx);
+  const other = await createUser(t.ctx);
+  auth = await bearer(t.ctx, user);
+  const mine = await createVideo(t.ctx, user);
+  const theirs = await createVideo(t.ctx, other);
+  const hidden = await createVideo(t.ctx, other, { isPublished: false });
+  const tweet = await createTweet(t.ctx, other);
+  known = [user.id, other.id, user.userName, `@${other.userName}`, mine.id, theirs.id, hidden.id, tweet.id];
 });
 afterAll(() => t.close());
 
 const segment = fc.oneof(
+  fc.nat(1000).map((n) => known[n % known.length]!),
   fc.string({ maxLength: 40 }),
   fc.uuid(),
   fc.constantFrom('..', '../../etc/passwd', '%2e%2e%2f', '@', '@nobody', '0', '-1', '1e309', 'null', 'video', 'tweet', 'comment', ' '),
