@@ -1,0 +1,3 @@
+export default function EmailVerificationRoute() {
+  return <h1 className="p-6 text-xl font-semibold">Email verification</h1>;
+}
