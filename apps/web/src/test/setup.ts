@@ -1,6 +1,7 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
 import { afterEach, beforeEach, vi } from 'vitest';
+import { session } from '@/lib/session.ts';
 
 // jsdom lacks matchMedia (react-hot-toast asks for prefers-reduced-motion).
 if (!window.matchMedia) {
@@ -20,4 +21,6 @@ afterEach(() => {
   vi.restoreAllMocks();
   vi.unstubAllGlobals();
   localStorage.clear();
+  session.setAccessToken(null);
+  session.reload();
 });
