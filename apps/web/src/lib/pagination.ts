@@ -9,6 +9,15 @@ export interface Page<T> {
 
 export const PAGE_SIZE = 10;
 
+/** The array under `listKey`, else the answer's only array (older servers used `docs`). */
+export function listOf<T>(data: Record<string, unknown> | null | undefined, listKey: string): T[] {
+  if (!data) return [];
+  const named = data[listKey];
+  if (Array.isArray(named)) return named as T[];
+  const arrays = Object.values(data).filter(Array.isArray);
+  return arrays.length === 1 ? (arrays[0] as T[]) : [];
+}
+
 /** Fetch one page of `path`, reading the items under `listKey`. */
 export async function fetchPage<T>(
   path: string,
@@ -18,7 +27,7 @@ export async function fetchPage<T>(
   signal?: AbortSignal,
 ): Promise<Page<T>> {
   const { data } = await api.get<Record<string, unknown>>(path, { limit: PAGE_SIZE, ...query, cursor }, signal);
-  const items = (data?.[listKey] as T[] | undefined) ?? [];
+  const items = listOf<T>(data, listKey);
   const nextCursor = (data?.nextCursor as string | null | undefined) ?? null;
   // An empty page ends loading (spec §4), whatever the server says about more.
   const hasNextPage = items.length > 0 && Boolean(data?.hasNextPage) && nextCursor !== null;

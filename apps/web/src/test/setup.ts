@@ -1,7 +1,10 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach, beforeEach, vi } from 'vitest';
 import { session } from '@/lib/session.ts';
+
+// Lazy route chunks load slowly on a busy machine.
+configure({ asyncUtilTimeout: 5000 });
 
 // jsdom lacks matchMedia (react-hot-toast asks for prefers-reduced-motion).
 if (!window.matchMedia) {
