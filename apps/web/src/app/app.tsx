@@ -1,7 +1,13 @@
+import { useState } from 'react';
+import { RouterProvider } from 'react-router';
+import { AppProvider } from './provider.tsx';
+import { createAppRouter } from './router.tsx';
+
 export function App() {
+  const [router] = useState(createAppRouter);
   return (
-    <main className="grid min-h-screen place-items-center">
-      <h1 className="text-2xl font-semibold">Glimpse</h1>
-    </main>
+    <AppProvider>
+      <RouterProvider router={router} />
+    </AppProvider>
   );
 }

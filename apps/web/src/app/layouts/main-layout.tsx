@@ -1,0 +1,52 @@
+import clsx from 'clsx';
+import { Suspense, useState } from 'react';
+import { Outlet, useLocation, useMatch } from 'react-router';
+import { Spinner } from '@/components/ui/spinner.tsx';
+import { paths } from '@/config/paths.ts';
+import { SideMenu } from './side-menu.tsx';
+import { TopBar } from './top-bar.tsx';
+
+/**
+ * Top bar and side menu around every in-layout route. Side menu widths (spec §2): none
+ * under 500 px, icon rail up to 1023 px and on watch pages, full menu otherwise; the
+ * top bar toggles a slide-in overlay menu where the full one is not shown.
+ */
+export function MainLayout() {
+  const onWatch = useMatch(paths.video.path) !== null;
+  const location = useLocation();
+  const [showNavbar, setShowNavbar] = useState(false);
+  // Close the overlay on navigation.
+  const [path, setPath] = useState(location.pathname);
+  if (path !== location.pathname) {
+    setPath(location.pathname);
+    setShowNavbar(false);
+  }
+
+  return (
+    <div className="min-h-screen">
+      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:p-2">
+        Skip to content
+      </a>
+      <TopBar onToggleMenu={() => setShowNavbar((v) => !v)} menuOpen={showNavbar} showMenuButton={onWatch ? '' : 'lg:hidden'} />
+      <div className="flex">
+        <SideMenu
+          mode={onWatch ? 'rail' : 'responsive'}
+          className={clsx('sticky top-14 hidden h-[calc(100vh-3.5rem)] shrink-0 py-2 xs:flex', onWatch ? 'w-20' : 'w-20 lg:w-60')}
+        />
+        <main id="main" tabIndex={-1} className="min-w-0 flex-1 outline-none">
+          <Suspense fallback={<Spinner />}>
+            <Outlet />
+          </Suspense>
+        </main>
+      </div>
+      {showNavbar && (
+        <div className="fixed inset-0 z-40" id="overlay-menu">
+          <button type="button" aria-label="Close menu" className="absolute inset-0 bg-black/40" onClick={() => setShowNavbar(false)} />
+          <div className="animate-[slide-in_150ms_ease-out] absolute inset-y-0 left-0 w-64 bg-white py-4 shadow-xl">
+            <SideMenu mode="full" onNavigate={() => setShowNavbar(false)} />
+          </div>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,134 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { session } from '@/lib/session.ts';
+import { makeVideo } from '@/test/fixtures.ts';
+import { fakeApi, renderApp } from '@/test/render.tsx';
+
+const me = { userId: 'me', userName: 'me', fullName: 'Me Myself', email: 'me@x.io', avatar: null, cover: null };
+const comment = (id: string, over: object = {}) => ({
+  _id: id,
+  content: `comment ${id}`,
+  owner: { _id: 'o1', userName: 'ada', fullName: 'Ada Lovelace', avatar: null },
+  replies: 0,
+  likes: 0,
+  dislikes: 0,
+  likeStatus: 0,
+  createdAt: new Date().toISOString(),
+  updatedAt: new Date().toISOString(),
+  ...over,
+});
+
+function server() {
+  const long = 'x'.repeat(150);
+  let playlists = [{ _id: 'p1', name: 'Favourites', noOfVideos: 0, videoId: null, thumbnail: null, owner: { userName: 'me', fullName: 'Me' }, videoStatus: false, createdAt: '', updatedAt: '' }];
+  return fakeApi((url, init) => {
+    const p = url.pathname.replace('/api/v1/', '');
+    const method = init.method ?? 'GET';
+    if (p === 'users/me') return { data: { user: { _id: 'me', userName: 'me', fullName: 'Me Myself', email: 'me@x.io', avatar: null, coverImage: null } } };
+    if (p === 'videos/v1') return { data: makeVideo(1, { description: long, noOfComments: 3, subscribers: 10 }) };
+    if (p === 'videos/v1/similar') return { data: { videos: [makeVideo(2, { title: 'Similar one' })] } };
+    if (p === 'comments/video/v1' && method === 'GET') return { data: { comments: [comment('c1', { replies: 1 }), comment('c2', { owner: { _id: 'me', userName: 'me', fullName: 'Me Myself', avatar: null } })], hasNextPage: false, nextCursor: null } };
+    if (p === 'comments/video/v1/c1') return { data: { comments: [comment('r1', { content: 'a reply' })], hasNextPage: false, nextCursor: null } };
+    if (p === 'comments/c2' && method === 'DELETE') return { data: { _id: 'c2', deletedCount: 2 }, message: 'Comment deleted successfully' };
+    if (p === 'comments/video/v1' && method === 'POST') return { status: 201, data: { _id: 'new1', content: JSON.parse(init.body as string).content } };
+    if (p === 'likes/video/v1/like') return { data: { likes: 4, dislikes: 1, likeStatus: 1 } };
+    if (p === 'subscriptions/toggle/o1') return { data: { isSubscribed: true, subscriberCount: 11 } };
+    if (p === 'playlists' && method === 'GET') return { data: { playlists, hasNextPage: false, nextCursor: null } };
+    if (p === 'playlists/p1/v1' && method === 'POST') return { data: { playlist: {} } };
+    if (p === 'playlists' && method === 'POST') {
+      const created = { ...playlists[0]!, _id: 'p2', name: 'Road trip', videoStatus: true };
+      playlists = [...playlists, created];
+      return { status: 201, data: { playlist: created } };
+    }
+    if (p === 'videos/v1/views') return { data: { counted: true } };
+    return undefined;
+  });
+}
+
+describe('watch page', () => {
+  it('shows the video, description cut at 100 characters, like, subscribe and similar videos', async () => {
+    session.setUser(me);
+    const calls = server();
+    renderApp('/video/v1');
+    expect(await screen.findByRole('heading', { name: 'Video 1', level: 1 })).toBeInTheDocument();
+    expect(screen.getByText(`${'x'.repeat(100)}...`)).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Read More' }));
+    expect(screen.getByText('x'.repeat(150))).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Read Less' })).toBeInTheDocument();
+
+    await userEvent.click(screen.getByRole('button', { name: 'Like' }));
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Like' })).toHaveAttribute('aria-pressed', 'true'));
+    expect(screen.getByRole('button', { name: 'Like' })).toHaveTextContent('4');
+
+    expect(screen.getByText('10 subscribers')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Subscribe' }));
+    expect(await screen.findByRole('button', { name: 'Subscribed' })).toBeInTheDocument();
+    expect(screen.getByText('11 subscribers')).toBeInTheDocument();
+
+    expect(await screen.findByRole('link', { name: 'Similar one' })).toHaveAttribute('href', '/video/v2');
+
+    // A view is counted once playback starts, and only once.
+    const player = screen.getByLabelText('Video 1', { selector: 'video' });
+    fireEvent.playing(player);
+    fireEvent.playing(player);
+    await waitFor(() => expect(calls.filter((c) => c.url.pathname.endsWith('/videos/v1/views'))).toHaveLength(1));
+  });
+
+  it('saves to a playlist by checkbox and to a new playlist', async () => {
+    session.setUser(me);
+    const calls = server();
+    renderApp('/video/v1');
+    await userEvent.click(await screen.findByRole('button', { name: 'Save' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Save to playlist' });
+    await userEvent.click(await within(dialog).findByRole('checkbox', { name: 'Favourites' }));
+    expect(await screen.findByText('Saved to Favourites successfully')).toBeInTheDocument();
+    expect(within(dialog).getByRole('checkbox', { name: 'Favourites' })).toBeChecked();
+    expect(calls.some((c) => c.method === 'POST' && c.url.pathname.endsWith('/playlists/p1/v1'))).toBe(true);
+
+    await userEvent.type(within(dialog).getByLabelText('New playlist name'), 'Road trip');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Create' }));
+    expect(await screen.findByText('Saved to Road trip successfully')).toBeInTheDocument();
+    expect(calls.find((c) => c.method === 'POST' && c.url.pathname === '/api/v1/playlists')!.body).toEqual({ name: 'Road trip', videoId: 'v1' });
+    expect(await within(dialog).findByRole('checkbox', { name: 'Road trip' })).toBeChecked();
+  });
+
+  it('threads comments: replies collapsed, author-only menu, delete reduces the count by deletedCount, new comment inserted', async () => {
+    session.setUser(me);
+    server();
+    renderApp('/video/v1');
+    expect(await screen.findByRole('heading', { name: '3 Comments' })).toBeInTheDocument();
+    expect(await screen.findByText('comment c1')).toBeInTheDocument();
+    expect(screen.queryByText('a reply')).not.toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: '1 reply' }));
+    expect(await screen.findByText('a reply')).toBeInTheDocument();
+
+    // Only my comment has the menu.
+    const menus = screen.getAllByRole('button', { name: 'Comment actions' });
+    expect(menus).toHaveLength(1);
+    await userEvent.click(menus[0]!);
+    expect(screen.getByRole('menu')).toBeInTheDocument();
+    await userEvent.click(menus[0]!);
+    expect(screen.queryByRole('menu')).not.toBeInTheDocument();
+    await userEvent.click(menus[0]!);
+    await userEvent.click(screen.getByRole('menuitem', { name: 'Delete' }));
+    const confirm = await screen.findByRole('dialog', { name: 'Delete comment' });
+    await userEvent.click(within(confirm).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByRole('heading', { name: '1 Comments' })).toBeInTheDocument();
+    expect(screen.queryByText('comment c2')).not.toBeInTheDocument();
+
+    await userEvent.type(screen.getByRole('textbox', { name: 'Add a comment' }), '  hello there  ');
+    await userEvent.click(screen.getByRole('button', { name: 'Comment' }));
+    expect(await screen.findByText('hello there')).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: '2 Comments' })).toBeInTheDocument();
+    expect(screen.getByRole('textbox', { name: 'Add a comment' })).toHaveValue('');
+  });
+
+  it('goes home when the video fails to load', async () => {
+    fakeApi((url) => (url.pathname.endsWith('/users/me') ? { status: 401, message: 'x' } : { status: 404, message: 'Video not found' }));
+    const { router } = renderApp('/video/zz');
+    const warn = (await import('vitest')).vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    warn.mockRestore();
+  });
+});

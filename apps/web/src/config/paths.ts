@@ -1,0 +1,55 @@
+/**
+ * Every route of the app (spec §2) in one place. `path` is the router pattern,
+ * `getHref` builds a link. adminName is the user name prefixed with '@'.
+ */
+const handle = (userName: string) => `@${userName.replace(/^@/, '')}`;
+
+export const paths = {
+  home: { path: '/', getHref: () => '/' },
+  login: { path: '/login', getHref: () => '/login' },
+  register: { path: '/register', getHref: () => '/register' },
+  passwordReset: { path: '/password-reset', getHref: (token?: string) => (token ? `/password-reset?token=${encodeURIComponent(token)}` : '/password-reset') },
+  emailVerification: { path: '/email-verification', getHref: (token: string) => `/email-verification?token=${encodeURIComponent(token)}` },
+
+  search: {
+    path: '/search',
+    getHref: (searchText: string, now: number = Date.now()) =>
+      `/search?${new URLSearchParams({ searchText, t: String(now) }).toString()}`,
+  },
+  video: {
+    path: '/video/:videoId',
+    getHref: (videoId: string, listId?: string) =>
+      `/video/${encodeURIComponent(videoId)}${listId ? `?listId=${encodeURIComponent(listId)}` : ''}`,
+  },
+  tweet: { path: '/tweet/:tweetId', getHref: (tweetId: string) => `/tweet/${encodeURIComponent(tweetId)}` },
+  help: { path: '/help', getHref: () => '/help' },
+
+  channel: {
+    root: { path: '/channel/:adminName', getHref: (userName: string) => `/channel/${handle(userName)}` },
+    videos: { path: 'videos', getHref: (userName: string) => `/channel/${handle(userName)}/videos` },
+    playlists: { path: 'playlists', getHref: (userName: string) => `/channel/${handle(userName)}/playlists` },
+    tweets: { path: 'tweets', getHref: (userName: string) => `/channel/${handle(userName)}/tweets` },
+    subscribed: { path: 'subscribed', getHref: (userName: string) => `/channel/${handle(userName)}/subscribed` },
+  },
+
+  history: { path: '/history', getHref: () => '/history' },
+  likedVideos: { path: '/liked-videos', getHref: () => '/liked-videos' },
+  playlists: { path: '/playlists', getHref: () => '/playlists' },
+  subscriptions: { path: '/subscriptions', getHref: () => '/subscriptions' },
+
+  user: {
+    root: { path: '/user/:adminName', getHref: (userName: string) => `/user/${handle(userName)}` },
+    dashboard: { path: 'dashboard', getHref: (userName: string) => `/user/${handle(userName)}/dashboard` },
+    changePassword: { path: 'change-password', getHref: (userName: string) => `/user/${handle(userName)}/change-password` },
+    personalInformation: {
+      path: 'personal-information',
+      getHref: (userName: string) => `/user/${handle(userName)}/personal-information`,
+    },
+  },
+} as const;
+
+/** The user name inside an adminName route parameter, or null when it lacks the '@'. */
+export function userNameFromAdminName(adminName: string | undefined): string | null {
+  if (!adminName || !adminName.startsWith('@') || adminName.length < 2) return null;
+  return adminName.slice(1);
+}

@@ -1,0 +1,107 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { ListPlus, Plus } from 'lucide-react';
+import { useState, type FormEvent } from 'react';
+import toast from 'react-hot-toast';
+import { Button } from '@/components/ui/button.tsx';
+import { Dialog } from '@/components/ui/dialog.tsx';
+import { Spinner } from '@/components/ui/spinner.tsx';
+import { errorMessage } from '@/lib/api-client.ts';
+import { addToPlaylist, createPlaylist, myPlaylistsForVideoQueryOptions, removeFromPlaylist } from '../api/playlists-api.ts';
+
+function SaveDialogBody({ videoId }: { videoId: string }) {
+  const qc = useQueryClient();
+  const options = myPlaylistsForVideoQueryOptions(videoId);
+  const list = useQuery(options);
+  const [pending, setPending] = useState<string | null>(null);
+  const [name, setName] = useState('');
+  const [creating, setCreating] = useState(false);
+
+  // The checkbox adds or removes the video at once (spec §4).
+  const toggle = async (id: string, playlistName: string, checked: boolean) => {
+    setPending(id);
+    try {
+      if (checked) {
+        await addToPlaylist(id, videoId);
+        toast.success(`Saved to ${playlistName} successfully`);
+      } else {
+        await removeFromPlaylist(id, videoId);
+        toast.success(`Removed from ${playlistName}`);
+      }
+      qc.setQueryData(options.queryKey, (old) => old?.map((p) => (p._id === id ? { ...p, videoStatus: checked, noOfVideos: p.noOfVideos + (checked ? 1 : -1) } : p)));
+    } catch (err) {
+      toast.error(errorMessage(err));
+    }
+    setPending(null);
+  };
+
+  const create = async (e: FormEvent) => {
+    e.preventDefault();
+    setCreating(true);
+    try {
+      const playlist = await createPlaylist(name.trim(), videoId);
+      toast.success(`Saved to ${playlist.name} successfully`);
+      setName('');
+      await qc.invalidateQueries({ queryKey: ['playlists'] });
+    } catch (err) {
+      toast.error(errorMessage(err));
+    }
+    setCreating(false);
+  };
+
+  return (
+    <div className="flex flex-col gap-4">
+      {list.isPending ? (
+        <Spinner label="Loading playlists" />
+      ) : list.isError ? (
+        <p className="text-sm text-red-700">{errorMessage(list.error)}</p>
+      ) : list.data.length === 0 ? (
+        <p className="text-sm text-zinc-600">You haven't created any playlist.</p>
+      ) : (
+        <ul className="flex max-h-64 flex-col gap-1 overflow-y-auto">
+          {list.data.map((p) => (
+            <li key={p._id}>
+              <label className="flex cursor-pointer items-center gap-3 rounded-lg px-2 py-2 hover:bg-zinc-100">
+                <input
+                  type="checkbox"
+                  className="size-4 accent-blue-600"
+                  checked={p.videoStatus ?? false}
+                  disabled={pending === p._id}
+                  onChange={(e) => void toggle(p._id, p.name, e.target.checked)}
+                />
+                <span className="truncate text-sm">{p.name}</span>
+              </label>
+            </li>
+          ))}
+        </ul>
+      )}
+      <form onSubmit={(e) => void create(e)} className="flex flex-col gap-2 border-t border-zinc-200 pt-4">
+        <label htmlFor="new-playlist" className="text-sm font-medium">
+          New playlist name
+        </label>
+        <div className="flex gap-2">
+          <input id="new-playlist" value={name} onChange={(e) => setName(e.target.value)} className="h-10 min-w-0 flex-1 rounded-lg border border-zinc-300 px-3 text-sm" placeholder="Enter playlist name" />
+          <Button type="submit" loading={creating}>
+            <Plus className="size-4" aria-hidden />
+            Create
+          </Button>
+        </div>
+      </form>
+    </div>
+  );
+}
+
+/** The Save button under the video and its dialog. */
+export function SaveToPlaylist({ videoId }: { videoId: string }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <Button variant="secondary" onClick={() => setOpen(true)}>
+        <ListPlus className="size-5" aria-hidden />
+        Save
+      </Button>
+      <Dialog open={open} onClose={() => setOpen(false)} title="Save to playlist">
+        {open && <SaveDialogBody videoId={videoId} />}
+      </Dialog>
+    </>
+  );
+}

@@ -1,0 +1,44 @@
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { cursorPaging, fetchPage } from '@/lib/pagination.ts';
+import type { ChannelSummary, PlaylistSummary, Video } from '@/types/api.ts';
+
+export type UploadDate = 'anytime' | 'today' | 'thisWeak' | 'thisMonth' | 'thisYear';
+export type SearchType = 'video' | 'playlist' | 'channel';
+export type Duration = 'any' | 'short' | 'medium' | 'long';
+export type SortBy = 'relevance' | 'uploadDate' | 'views';
+
+export interface Filters {
+  uploadDate: UploadDate;
+  type: SearchType;
+  duration: Duration;
+  sortBy: SortBy;
+}
+
+export const defaultFilters: Filters = { uploadDate: 'anytime', type: 'video', duration: 'any', sortBy: 'relevance' };
+
+/** Changing the type resets the other filters; playlist and channel searches keep them at their defaults (spec §2). */
+export function applyFilter<K extends keyof Filters>(current: Filters, key: K, value: Filters[K]): Filters {
+  if (key === 'type') return { ...defaultFilters, type: value as SearchType };
+  if (current.type !== 'video') return current;
+  return { ...current, [key]: value };
+}
+
+export type SearchResult =
+  | { type: 'video'; item: Video }
+  | { type: 'playlist'; item: PlaylistSummary }
+  | { type: 'channel'; item: ChannelSummary };
+
+const listKeys: Record<SearchType, string> = { video: 'videos', playlist: 'playlists', channel: 'channels' };
+
+export function useSearch(searchText: string, filters: Filters, stamp: string) {
+  return useInfiniteQuery({
+    // The timestamp makes a repeated search with the same text fetch again.
+    queryKey: ['search', searchText, filters, stamp],
+    queryFn: async ({ pageParam, signal }) => {
+      const page = await fetchPage<SearchResult['item']>('videos', listKeys[filters.type], { query: searchText, ...filters }, pageParam, signal);
+      return { ...page, items: page.items.map((item) => ({ type: filters.type, item }) as SearchResult) };
+    },
+    enabled: searchText.trim() !== '',
+    ...cursorPaging,
+  });
+}

@@ -1,0 +1,51 @@
+import { ListVideo } from 'lucide-react';
+import { Link } from 'react-router';
+import { Thumbnail } from '@/components/media/thumbnail.tsx';
+import { Avatar } from '@/components/ui/avatar.tsx';
+import { paths } from '@/config/paths.ts';
+import { formatCount, formatRelative } from '@/lib/format.ts';
+import type { ChannelSummary, PlaylistSummary } from '@/types/api.ts';
+
+export function PlaylistRow({ playlist }: { playlist: PlaylistSummary }) {
+  const href = playlist.videoId ? paths.video.getHref(playlist.videoId, playlist._id) : undefined;
+  const body = (
+    <>
+      <div className="w-full shrink-0 sm:w-[45%] sm:max-w-[360px]">
+        <Thumbnail src={playlist.thumbnail?.url}>
+          <span className="absolute inset-y-0 right-0 flex w-2/5 flex-col items-center justify-center gap-1 bg-black/70 text-sm font-semibold text-white">
+            <ListVideo className="size-5" aria-hidden />
+            {playlist.noOfVideos} {playlist.noOfVideos === 1 ? 'video' : 'videos'}
+          </span>
+        </Thumbnail>
+      </div>
+      <div className="min-w-0">
+        <h3 className="line-clamp-2 font-semibold">{playlist.name}</h3>
+        <p className="mt-1 text-sm text-zinc-600">{playlist.owner.fullName} · Playlist</p>
+        <p className="text-xs text-zinc-600">Updated {formatRelative(playlist.updatedAt)}</p>
+        {href && <p className="mt-2 text-xs font-semibold uppercase text-zinc-700">View full playlist</p>}
+      </div>
+    </>
+  );
+  const cls = 'flex flex-col gap-3 rounded-xl sm:flex-row';
+  return <article>{href ? <Link to={href} className={cls}>{body}</Link> : <div className={cls}>{body}</div>}</article>;
+}
+
+export function ChannelRow({ channel }: { channel: ChannelSummary }) {
+  const subscribers = channel.subscriberCount ?? channel.subscribers ?? 0;
+  return (
+    <article>
+      <Link to={paths.channel.videos.getHref(channel.userName)} className="flex items-center gap-4 rounded-xl p-2 hover:bg-zinc-50 sm:gap-8">
+        <div className="flex w-24 shrink-0 justify-center sm:w-[45%] sm:max-w-[360px]">
+          <Avatar src={channel.avatar?.url} fullName={channel.fullName} size={96} className="max-sm:size-16!" />
+        </div>
+        <div className="min-w-0">
+          <h3 className="truncate text-lg font-semibold">{channel.fullName}</h3>
+          <p className="text-sm text-zinc-600">
+            @{channel.userName} · {formatCount(subscribers)} subscribers
+            {channel.videoCount !== undefined && ` · ${formatCount(channel.videoCount)} videos`}
+          </p>
+        </div>
+      </Link>
+    </article>
+  );
+}

@@ -1,0 +1,46 @@
+import { infiniteQueryOptions, queryOptions, useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { api } from '@/lib/api-client.ts';
+import { cursorPaging, fetchPage, listOf } from '@/lib/pagination.ts';
+import type { LikeStatus, Video } from '@/types/api.ts';
+
+/** Home: every published video, most viewed first, 10 per page. */
+export const homeVideosQueryOptions = infiniteQueryOptions({
+  queryKey: ['videos', 'home'],
+  queryFn: ({ pageParam, signal }) => fetchPage<Video>('videos', 'videos', { sortBy: 'views' }, pageParam, signal),
+  ...cursorPaging,
+});
+
+export const useHomeVideos = () => useInfiniteQuery(homeVideosQueryOptions);
+
+/** GET videos/{id}: the answer is the video (or `{ video }`). */
+export const videoQueryOptions = (id: string) =>
+  queryOptions({
+    queryKey: ['videos', 'detail', id],
+    queryFn: async ({ signal }) => {
+      const { data } = await api.get<Video | { video: Video }>(`videos/${id}`, undefined, signal);
+      return 'video' in data ? data.video : data;
+    },
+  });
+
+export const useVideo = (id: string) => useQuery(videoQueryOptions(id));
+
+export const useSimilarVideos = (id: string) =>
+  useQuery({
+    queryKey: ['videos', 'similar', id],
+    queryFn: ({ signal }) => api.get<Record<string, unknown>>(`videos/${id}/similar`, { limit: 10 }, signal).then((r) => listOf<Video>(r.data, 'videos')),
+  });
+
+/** Counted once playback starts; failures are only logged (spec §8). */
+export const countView = (id: string, position: number) =>
+  api.post<unknown>(`videos/${id}/views`, { position: Math.floor(position) }).catch((err: unknown) => console.warn('View count failed', err));
+
+export interface LikeAnswer {
+  likes: number;
+  dislikes: number;
+  likeStatus: LikeStatus;
+}
+
+export const reactToVideo = (id: string, action: 'like' | 'dislike') => api.post<LikeAnswer>(`likes/video/${id}/${action}`).then((r) => r.data);
+
+export const toggleSubscription = (channelId: string) =>
+  api.post<{ isSubscribed: boolean; subscriberCount: number }>(`subscriptions/toggle/${channelId}`).then((r) => r.data);

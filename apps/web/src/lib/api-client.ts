@@ -1,0 +1,149 @@
+import toast from 'react-hot-toast';
+import { session } from './session.ts';
+
+/** Same value as API_PREFIX in @glimpse/contract; not imported so the shell bundle stays free of zod. */
+export const API_BASE = '/api/v1';
+const JWT_EXPIRED = 'jwt expired';
+
+export interface Envelope<T> {
+  statusCode: number;
+  data: T;
+  message: string;
+  success: boolean;
+}
+
+/** A non-2xx answer (or a network failure, status 0) with the server's message. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly data: Record<string, unknown> | null;
+  constructor(status: number, message: string, data: Record<string, unknown> | null = null) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.data = data;
+  }
+}
+
+export type QueryValue = string | number | boolean | null | undefined;
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+  /** JSON-serialised unless FormData. */
+  body?: unknown;
+  query?: Record<string, QueryValue>;
+  signal?: AbortSignal;
+  /** For the auth calls themselves: a 401 there is an answer, not an expired session. */
+  skipRefresh?: boolean;
+}
+
+export function buildUrl(path: string, query?: Record<string, QueryValue>): string {
+  const url = `${API_BASE}/${path.replace(/^\//, '')}`;
+  if (!query) return url;
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== null && v !== '') params.set(k, String(v));
+  const qs = params.toString();
+  return qs ? `${url}?${qs}` : url;
+}
+
+async function send(path: string, opts: RequestOptions, token: string | null): Promise<Response> {
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  if (token) headers.Authorization = `Bearer ${token}`;
+  let body: BodyInit | undefined;
+  if (opts.body instanceof FormData) body = opts.body;
+  else if (opts.body !== undefined) {
+    headers['Content-Type'] = 'application/json';
+    body = JSON.stringify(opts.body);
+  }
+  return fetch(buildUrl(path, opts.query), {
+    method: opts.method ?? 'GET',
+    headers,
+    body,
+    signal: opts.signal,
+    credentials: 'include',
+  });
+}
+
+async function parse<T>(res: Response): Promise<Envelope<T>> {
+  const text = await res.text();
+  if (text) {
+    try {
+      return JSON.parse(text) as Envelope<T>;
+    } catch {
+      // Not JSON (a proxy error page): fall through to a generic envelope.
+    }
+  }
+  return { statusCode: res.status, data: null as T, message: res.statusText || `HTTP ${res.status}`, success: res.ok };
+}
+
+function toError(res: Response, body: Envelope<unknown>): ApiError {
+  const data = body.data && typeof body.data === 'object' ? (body.data as Record<string, unknown>) : null;
+  return new ApiError(res.status, body.message || `HTTP ${res.status}`, data);
+}
+
+let refreshing: Promise<string> | null = null;
+
+/**
+ * Trade the refresh cookie for a new access token. Concurrent callers share one
+ * request, so a burst of expired calls causes exactly one refresh. A failure clears
+ * the session.
+ */
+export function refreshAccessToken(options: { silent?: boolean } = {}): Promise<string> {
+  refreshing ??= (async () => {
+    try {
+      const res = await send('auths/refresh-token', { method: 'POST', body: {} }, null);
+      const body = await parse<{ accessToken: string }>(res);
+      if (!res.ok || !body.data?.accessToken) throw toError(res, body);
+      session.setAccessToken(body.data.accessToken);
+      return body.data.accessToken;
+    } catch (err) {
+      session.clear();
+      if (!options.silent) toast.error('Error refreshing token');
+      throw err instanceof ApiError ? err : new ApiError(0, 'Error refreshing token');
+    } finally {
+      refreshing = null;
+    }
+  })();
+  return refreshing;
+}
+
+/** The full answer envelope of a call, with the access token and one refresh-and-retry on 'jwt expired'. */
+export async function apiRequest<T>(path: string, opts: RequestOptions = {}): Promise<Envelope<T>> {
+  // A refresh in flight (at start-up or after an expiry) will hand out the token this call needs.
+  if (refreshing && !opts.skipRefresh) await refreshing.catch(() => undefined);
+  const tokenUsed = session.getAccessToken();
+  let res = await send(path, opts, tokenUsed);
+  let body = await parse<T>(res);
+
+  if (res.status === 401 && !opts.skipRefresh) {
+    if (body.message !== JWT_EXPIRED) {
+      session.clear();
+      throw toError(res, body);
+    }
+    const current = session.getAccessToken();
+    // Another call may have refreshed while this one was in flight: reuse its token.
+    const token = current && current !== tokenUsed ? current : await refreshAccessToken();
+    res = await send(path, opts, token);
+    body = await parse<T>(res);
+    if (res.status === 401) session.clear();
+  }
+  if (!res.ok || body.success === false) throw toError(res, body);
+  return body;
+}
+
+export const api = {
+  get: <T>(path: string, query?: Record<string, QueryValue>, signal?: AbortSignal) =>
+    apiRequest<T>(path, { query, signal }),
+  post: <T>(path: string, body?: unknown, opts: Omit<RequestOptions, 'method' | 'body'> = {}) =>
+    apiRequest<T>(path, { ...opts, method: 'POST', body }),
+  patch: <T>(path: string, body?: unknown, opts: Omit<RequestOptions, 'method' | 'body'> = {}) =>
+    apiRequest<T>(path, { ...opts, method: 'PATCH', body }),
+  delete: <T>(path: string, opts: Omit<RequestOptions, 'method'> = {}) => apiRequest<T>(path, { ...opts, method: 'DELETE' }),
+};
+
+/** The server's message of a failed call, for toasts. */
+export function errorMessage(err: unknown, fallback = 'Something went wrong'): string {
+  return err instanceof Error && err.message ? err.message : fallback;
+}
+
+export const isApiError = (err: unknown, status?: number): err is ApiError =>
+  err instanceof ApiError && (status === undefined || err.status === status);

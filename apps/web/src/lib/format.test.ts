@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { formatCount, formatDate, formatDuration, formatRelative, formatSize, plural } from './format.ts';
+import { initials, initialsAvatar } from './avatar.ts';
+
+describe('formatCount', () => {
+  it.each([
+    [0, '0'],
+    [999, '999'],
+    [1000, '1.00K'],
+    [1234, '1.23K'],
+    [9999, '10.00K'],
+    [12_345, '12.3K'],
+    [999_999, '1000.0K'],
+    [1_000_000, '1.00M'],
+    [15_500_000, '15.5M'],
+    [2_000_000_000, '2.00B'],
+    [123_400_000_000, '123.4B'],
+  ])('%d -> %s', (n, s) => expect(formatCount(n)).toBe(s));
+});
+
+describe('formatSize', () => {
+  it.each([
+    [0, '0.00 B'],
+    [512, '512.00 B'],
+    [1536, '1.50 KB'],
+    [3 * 1024 * 1024, '3.00 MB'],
+    [1.25 * 1024 ** 3, '1.25 GB'],
+    [2048 * 1024 ** 3, '2048.00 GB'],
+  ])('%d -> %s', (n, s) => expect(formatSize(n)).toBe(s));
+});
+
+describe('formatDuration', () => {
+  it.each([
+    [0, '0:00'],
+    [7, '0:07'],
+    [59.9, '0:59'],
+    [60, '1:00'],
+    [605, '10:05'],
+    [3600, '1:00:00'],
+    [3725, '1:02:05'],
+    [-3, '0:00'],
+  ])('%d -> %s', (n, s) => expect(formatDuration(n)).toBe(s));
+});
+
+describe('formatRelative', () => {
+  const now = Date.parse('2025-06-15T12:00:00Z');
+  it.each([
+    ['2025-06-15T12:00:00Z', 'just now'],
+    ['2025-06-15T11:59:30Z', '30 seconds ago'],
+    ['2025-06-15T11:59:00Z', '1 minute ago'],
+    ['2025-06-15T10:00:00Z', '2 hours ago'],
+    ['2025-06-14T12:00:00Z', '1 day ago'],
+    ['2025-06-01T12:00:00Z', '2 weeks ago'],
+    ['2025-03-15T12:00:00Z', '3 months ago'],
+    ['2023-06-15T12:00:00Z', '2 years ago'],
+  ])('%s -> %s', (d, s) => expect(formatRelative(d, now)).toBe(s));
+  it('is empty for a bad date', () => expect(formatRelative('nope', now)).toBe(''));
+});
+
+describe('formatDate', () => {
+  it('formats yyyy-MM-dd in local time', () => {
+    expect(formatDate(new Date(2024, 0, 5, 23, 30))).toBe('2024-01-05');
+    expect(formatDate('garbage')).toBe('');
+  });
+});
+
+describe('plural', () => {
+  it('says reply/replies', () => {
+    expect(plural(1, 'reply', 'replies')).toBe('1 reply');
+    expect(plural(2, 'reply', 'replies')).toBe('2 replies');
+    expect(plural(1500, 'view')).toBe('1.50K views');
+  });
+});
+
+describe('initials avatar', () => {
+  it('takes the first letters of the first and last words', () => {
+    expect(initials('Ada Lovelace')).toBe('AL');
+    expect(initials('  grace brewster murray hopper ')).toBe('GH');
+    expect(initials('plato')).toBe('P');
+    expect(initials('')).toBe('?');
+  });
+  it('is a local blue SVG data URL with the initials, escaped', () => {
+    const url = initialsAvatar('Ada <Lovelace>', 150);
+    expect(url.startsWith('data:image/svg+xml')).toBe(true);
+    const svg = decodeURIComponent(url.split(',')[1]!);
+    expect(svg).toContain('width="150"');
+    expect(svg).toContain('fill="#2563eb"');
+    expect(svg).toContain('font-weight="700"');
+    expect(svg).toContain('>A&lt;</text>');
+    expect(svg).not.toMatch(/https?:\/\/(?!www\.w3\.org)/);
+  });
+});

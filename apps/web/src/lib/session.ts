@@ -1,0 +1,92 @@
+import { useSyncExternalStore } from 'react';
+
+/** The logged-in user as kept in localStorage (spec §3). */
+export interface StoredUser {
+  userId: string;
+  userName: string;
+  fullName: string;
+  email: string;
+  avatar: { url: string } | null;
+  cover: { url: string } | null;
+}
+
+/** Shape of the user in login and GET users/me answers. */
+export interface ApiUser {
+  _id: string;
+  userName: string;
+  fullName: string;
+  email: string;
+  avatar: { url: string } | null;
+  coverImage: { url: string } | null;
+}
+
+const USER_KEY = 'user';
+const listeners = new Set<() => void>();
+
+// The access token lives only in memory (ARCHITECTURE §5); the refresh token is an httpOnly cookie.
+let accessToken: string | null = null;
+let storedUser: StoredUser | null = readStoredUser();
+
+function readStoredUser(): StoredUser | null {
+  try {
+    const raw = globalThis.localStorage?.getItem(USER_KEY);
+    if (!raw) return null;
+    const parsed = JSON.parse(raw) as Partial<StoredUser>;
+    return parsed && typeof parsed.userId === 'string' && typeof parsed.userName === 'string'
+      ? (parsed as StoredUser)
+      : null;
+  } catch {
+    return null;
+  }
+}
+
+function emit() {
+  for (const l of listeners) l();
+}
+
+export function toStoredUser(u: ApiUser): StoredUser {
+  return {
+    userId: u._id,
+    userName: u.userName,
+    fullName: u.fullName,
+    email: u.email,
+    avatar: u.avatar,
+    cover: u.coverImage,
+  };
+}
+
+export const session = {
+  getAccessToken: () => accessToken,
+  setAccessToken(token: string | null) {
+    accessToken = token;
+  },
+  getUser: () => storedUser,
+  setUser(user: StoredUser | null) {
+    storedUser = user;
+    if (user) localStorage.setItem(USER_KEY, JSON.stringify(user));
+    else localStorage.removeItem(USER_KEY);
+    emit();
+  },
+  /** Forget both the access token and the stored user. */
+  clear() {
+    accessToken = null;
+    if (storedUser === null && localStorage.getItem(USER_KEY) === null) return;
+    session.setUser(null);
+  },
+  /** Re-read localStorage (tests, other tabs). */
+  reload() {
+    storedUser = readStoredUser();
+    emit();
+  },
+  subscribe(listener: () => void) {
+    listeners.add(listener);
+    return () => {
+      listeners.delete(listener);
+    };
+  },
+};
+
+/** The stored user, re-rendering on login, logout and profile changes. */
+export function useStoredUser(): StoredUser | null {
+  return useSyncExternalStore(session.subscribe, session.getUser, () => null);
+}

@@ -1,0 +1,43 @@
+import type { Video } from '@/types/api.ts';
+
+export const owner = { _id: 'o1', userName: 'ada', fullName: 'Ada Lovelace', avatar: null };
+
+export function makeVideo(i: number, over: Partial<Video> = {}): Video {
+  return {
+    _id: `v${i}`,
+    title: `Video ${i}`,
+    description: `About video ${i}`,
+    thumbnail: { url: `/media/t${i}.jpg` },
+    videoFile: { url: `/media/v${i}/master.m3u8` },
+    storyboard: null,
+    duration: 125,
+    views: 1000 * i,
+    createdAt: new Date(Date.now() - 3600_000).toISOString(),
+    updatedAt: new Date().toISOString(),
+    isPublished: true,
+    status: 'ready',
+    likes: 3,
+    dislikes: 1,
+    likeStatus: 0,
+    isSubscribed: false,
+    subscribers: 10,
+    noOfComments: 0,
+    owner,
+    ...over,
+  };
+}
+
+/** IntersectionObserver that reports every observed element as visible at once. */
+export function visibleIntersectionObserver() {
+  return class {
+    private cb: IntersectionObserverCallback;
+    constructor(cb: IntersectionObserverCallback) {
+      this.cb = cb;
+    }
+    observe(el: Element) {
+      queueMicrotask(() => this.cb([{ isIntersecting: true, target: el } as IntersectionObserverEntry], this as unknown as IntersectionObserver));
+    }
+    disconnect() {}
+    unobserve() {}
+  };
+}
