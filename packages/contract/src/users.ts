@@ -40,3 +40,6 @@ export const owner = z.object({
 export type Owner = z.infer<typeof owner>;
 
 export const userNameParam = z.object({ userName: z.string().min(1).max(USERNAME_MAX + 1) });
+
+/** The 409 answer of PATCH users/me carries a free user name close to the one asked for. */
+export const userNameTakenData = z.object({ availableUserName: z.string() });
