@@ -28,14 +28,6 @@ const post = (url: string, payload?: unknown, headers: Record<string, string> = 
 
 const register = (body: Record<string, unknown>) => post('/auths/register', body);
 
-async function registerVerified(fullName = 'Journey User') {
-  const email = uniqueEmail();
-  expect((await register({ fullName, email, password: TEST_PASSWORD })).statusCode).toBe(201);
-  const token = await lastMailLink(t.dataDir, 'email-verification', email);
-  expect((await t.app.inject({ method: 'GET', url: `/api/v1/auths/email-verification?token=${token}` })).statusCode).toBe(200);
-  return email;
-}
-
 async function login(email: string, password = TEST_PASSWORD) {
   const res = await post('/auths/login', { email, password });
   expect(res.statusCode).toBe(200);
