@@ -5,6 +5,7 @@ import {
   changePasswordBody,
   channel,
   envelope,
+  imageUploadBody,
   messageOnly,
   messages,
   updateMeBody,
@@ -60,16 +61,16 @@ export const usersRoutes: FastifyPluginAsyncZod<ModuleOptions> = async (app, { c
       await body.cleanup();
     }
   };
-  const imageRoute = {
-    schema: { tags, security, consumes: ['multipart/form-data'], response: userAnswer },
+  const imageRoute = (description: string) => ({
+    schema: { tags, security, description, consumes: ['multipart/form-data'], body: imageUploadBody, response: userAnswer },
     config: rateLimited(ctx.config, 'upload'),
-  };
+  });
 
-  app.patch('/users/avatar', { ...imageRoute, schema: { ...imageRoute.schema, description: 'Multipart field `image`: png or jpeg; stored as a 256x256 crop.' } }, async (request, reply) =>
+  app.patch('/users/avatar', imageRoute('Multipart field `image`: png or jpeg, stored as a 256x256 crop.'), async (request, reply) =>
     ok(reply, { user: await uploadImage(request, 'avatar') }, messages.avatarUpdated),
   );
 
-  app.patch('/users/cover-image', { ...imageRoute, schema: { ...imageRoute.schema, description: 'Multipart field `image`: png or jpeg; stored as a 1500x300 (5:1) crop.' } }, async (request, reply) =>
+  app.patch('/users/cover-image', imageRoute('Multipart field `image`: png or jpeg, stored as a 1500x300 (5:1) crop.'), async (request, reply) =>
     ok(reply, { user: await uploadImage(request, 'cover') }, messages.coverUpdated),
   );
 

@@ -282,3 +282,27 @@ describe('GET /users/channel/:userName', () => {
     expect(own.body).not.toContain(owner.email);
   });
 });
+
+describe('OpenAPI', () => {
+  it('documents every account and channel route with its input', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json();
+    const op = (method: string, p: string) => doc.paths[`/api/v1${p}`]?.[method];
+    for (const [method, p] of [
+      ['post', '/auths/register'],
+      ['post', '/auths/login'],
+      ['post', '/auths/logout'],
+      ['post', '/auths/forgot-password-mail'],
+      ['post', '/auths/refresh-token'],
+      ['post', '/auths/password-reset'],
+      ['patch', '/users/me'],
+      ['patch', '/users/password'],
+    ] as const) {
+      expect(op(method, p)?.requestBody?.content?.['application/json']?.schema, `${method} ${p}`).toBeDefined();
+    }
+    for (const p of ['/users/avatar', '/users/cover-image']) {
+      expect(op('patch', p).requestBody.content['multipart/form-data'].schema.anyOf[0].properties.image).toMatchObject({ format: 'binary' });
+    }
+    expect(op('get', '/auths/email-verification').parameters).toEqual([expect.objectContaining({ in: 'query', name: 'token' })]);
+    expect(op('get', '/users/channel/{userName}').parameters).toEqual([expect.objectContaining({ in: 'path', name: 'userName' })]);
+  });
+});
