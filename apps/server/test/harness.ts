@@ -4,7 +4,7 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { hash } from '@node-rs/argon2';
 import pg from 'pg';
-import { inject } from 'vitest';
+import { expect, inject } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app.ts';
 import { loadConfig, type Config } from '../src/config.ts';
@@ -215,4 +215,17 @@ export function multipartBody(parts: Record<string, string | FilePart>): { paylo
   }
   chunks.push(Buffer.from(`--${boundary}--\r\n`));
   return { payload: Buffer.concat(chunks), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+
+/** Asserts the JSON error envelope with a status (and, when given, the exact message). */
+export function expectApiError(
+  res: { statusCode: number; json(): unknown; headers: Record<string, unknown> },
+  status: number,
+  message?: string,
+): void {
+  expect(res.statusCode).toBe(status);
+  expect(res.headers['content-type']).toMatch(/application\/json/);
+  const body = res.json() as { success: boolean; statusCode: number; message: string };
+  expect(body).toMatchObject({ success: false, statusCode: status });
+  if (message !== undefined) expect(body.message).toBe(message);
 }

@@ -5,6 +5,7 @@ import {
   bearer,
   createTestApp,
   createUser,
+  expectApiError,
   lastMailLink,
   readOutbox,
   TEST_PASSWORD,
@@ -46,29 +47,21 @@ const userCount = async () => (await queryRows<{ n: number }>(t.ctx.db, sql`SELE
 const me = (accessToken: string) =>
   t.app.inject({ method: 'GET', url: '/api/v1/users/me', headers: { authorization: `Bearer ${accessToken}` } });
 
-function expectError(res: { statusCode: number; json(): unknown; headers: Record<string, unknown> }, status: number, message?: string) {
-  expect(res.statusCode).toBe(status);
-  expect(res.headers['content-type']).toMatch(/application\/json/);
-  const body = res.json() as { success: boolean; statusCode: number; message: string };
-  expect(body).toMatchObject({ success: false, statusCode: status });
-  if (message !== undefined) expect(body.message).toBe(message);
-}
-
 describe('POST /auths/register', () => {
   it('answers 400 for bad input and creates nothing', async () => {
     const before = await userCount();
     const email = uniqueEmail();
-    expectError(await register({ email, password: TEST_PASSWORD }), 400);
-    expectError(await register({ fullName: '   ', email, password: TEST_PASSWORD }), 400, messages.nameRequired);
-    expectError(await register({ fullName: 'A', email: 'not-an-email', password: TEST_PASSWORD }), 400, messages.emailInvalid);
-    expectError(await register({ fullName: 'A', email: '', password: TEST_PASSWORD }), 400, messages.emailRequired);
-    expectError(await register({ fullName: 'A', email, password: '' }), 400, messages.passwordRequired);
-    expectError(await register({ fullName: 'A', email, password: '12345' }), 400);
-    expectError(await register({ fullName: 123, email, password: TEST_PASSWORD }), 400);
-    expectError(await register({ fullName: 'x'.repeat(61), email, password: TEST_PASSWORD }), 400);
-    expectError(await register({ fullName: 'A', email, password: 'p'.repeat(129) }), 400);
-    expectError(await register({ fullName: 'A', email: `${'e'.repeat(250)}@x.com`, password: TEST_PASSWORD }), 400);
-    expectError(await post('/auths/register', '{"fullName":', { 'content-type': 'application/json' }), 400, 'Malformed JSON body');
+    expectApiError(await register({ email, password: TEST_PASSWORD }), 400);
+    expectApiError(await register({ fullName: '   ', email, password: TEST_PASSWORD }), 400, messages.nameRequired);
+    expectApiError(await register({ fullName: 'A', email: 'not-an-email', password: TEST_PASSWORD }), 400, messages.emailInvalid);
+    expectApiError(await register({ fullName: 'A', email: '', password: TEST_PASSWORD }), 400, messages.emailRequired);
+    expectApiError(await register({ fullName: 'A', email, password: '' }), 400, messages.passwordRequired);
+    expectApiError(await register({ fullName: 'A', email, password: '12345' }), 400);
+    expectApiError(await register({ fullName: 123, email, password: TEST_PASSWORD }), 400);
+    expectApiError(await register({ fullName: 'x'.repeat(61), email, password: TEST_PASSWORD }), 400);
+    expectApiError(await register({ fullName: 'A', email, password: 'p'.repeat(129) }), 400);
+    expectApiError(await register({ fullName: 'A', email: `${'e'.repeat(250)}@x.com`, password: TEST_PASSWORD }), 400);
+    expectApiError(await post('/auths/register', '{"fullName":', { 'content-type': 'application/json' }), 400, 'Malformed JSON body');
     expect(await userCount()).toBe(before);
     expect((await readOutbox(t.dataDir)).filter((m) => m.to === email)).toEqual([]);
   });
@@ -116,7 +109,7 @@ describe('POST /auths/register', () => {
     const email = uniqueEmail();
     expect((await register({ fullName: 'First', email, password: TEST_PASSWORD })).statusCode).toBe(201);
     const before = await userCount();
-    expectError(await register({ fullName: 'Second', email: email.toUpperCase(), password: TEST_PASSWORD }), 409, messages.emailTaken);
+    expectApiError(await register({ fullName: 'Second', email: email.toUpperCase(), password: TEST_PASSWORD }), 409, messages.emailTaken);
     expect(await userCount()).toBe(before);
   });
 });
@@ -125,10 +118,10 @@ describe('GET /auths/email-verification', () => {
   const verify = (query: string) => t.app.inject({ method: 'GET', url: `/api/v1/auths/email-verification${query}` });
 
   it('answers 400 without a token, for an unknown one and for an over-long one', async () => {
-    expectError(await verify(''), 400);
-    expectError(await verify('?token='), 400);
-    expectError(await verify('?token=nope'), 400, messages.verificationLinkInvalid);
-    expectError(await verify(`?token=${'a'.repeat(201)}`), 400);
+    expectApiError(await verify(''), 400);
+    expectApiError(await verify('?token='), 400);
+    expectApiError(await verify('?token=nope'), 400, messages.verificationLinkInvalid);
+    expectApiError(await verify(`?token=${'a'.repeat(201)}`), 400);
   });
 
   it('verifies the account once; a used or expired token is refused', async () => {
@@ -140,13 +133,13 @@ describe('GET /auths/email-verification', () => {
     expect(res.json()).toMatchObject({ success: true, statusCode: 200, message: messages.emailVerified });
     const [row] = await t.ctx.db.select().from(users).where(eq(users.email, email));
     expect(row!.emailVerifiedAt).toBeInstanceOf(Date);
-    expectError(await verify(`?token=${token}`), 400, messages.verificationLinkInvalid);
+    expectApiError(await verify(`?token=${token}`), 400, messages.verificationLinkInvalid);
 
     const other = uniqueEmail();
     await register({ fullName: 'Too Late', email: other, password: TEST_PASSWORD });
     const late = await lastMailLink(t.dataDir, 'email-verification', other);
     await t.ctx.db.update(emailTokens).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(emailTokens.tokenHash, sha256(late)));
-    expectError(await verify(`?token=${late}`), 400, messages.verificationLinkInvalid);
+    expectApiError(await verify(`?token=${late}`), 400, messages.verificationLinkInvalid);
     const [unverified] = await t.ctx.db.select().from(users).where(eq(users.email, other));
     expect(unverified!.emailVerifiedAt).toBeNull();
   });
@@ -154,23 +147,23 @@ describe('GET /auths/email-verification', () => {
 
 describe('POST /auths/login', () => {
   it('answers 400 for bad input', async () => {
-    expectError(await post('/auths/login', { email: 'nope', password: 'x' }), 400, messages.emailInvalid);
-    expectError(await post('/auths/login', { email: uniqueEmail() }), 400);
-    expectError(await post('/auths/login', { email: uniqueEmail(), password: '' }), 400, messages.passwordRequired);
-    expectError(await post('/auths/login', { email: uniqueEmail(), password: 42 }), 400);
-    expectError(await post('/auths/login', '[1,', { 'content-type': 'application/json' }), 400);
+    expectApiError(await post('/auths/login', { email: 'nope', password: 'x' }), 400, messages.emailInvalid);
+    expectApiError(await post('/auths/login', { email: uniqueEmail() }), 400);
+    expectApiError(await post('/auths/login', { email: uniqueEmail(), password: '' }), 400, messages.passwordRequired);
+    expectApiError(await post('/auths/login', { email: uniqueEmail(), password: 42 }), 400);
+    expectApiError(await post('/auths/login', '[1,', { 'content-type': 'application/json' }), 400);
   });
 
   it('answers the same 401 for an unknown email and a wrong password', async () => {
     const user = await createUser(t.ctx);
-    expectError(await post('/auths/login', { email: uniqueEmail(), password: TEST_PASSWORD }), 401, messages.invalidCredentials);
-    expectError(await post('/auths/login', { email: user.email, password: 'wrong-password' }), 401, messages.invalidCredentials);
+    expectApiError(await post('/auths/login', { email: uniqueEmail(), password: TEST_PASSWORD }), 401, messages.invalidCredentials);
+    expectApiError(await post('/auths/login', { email: user.email, password: 'wrong-password' }), 401, messages.invalidCredentials);
   });
 
   it('answers 403 while the email is unverified and mails a fresh verification link', async () => {
     const user = await createUser(t.ctx, { verified: false });
     const res = await post('/auths/login', { email: user.email, password: TEST_PASSWORD });
-    expectError(res, 403, messages.emailNotVerified);
+    expectApiError(res, 403, messages.emailNotVerified);
     expect(cookieOf(res)).toBeUndefined();
     const token = await lastMailLink(t.dataDir, 'email-verification', user.email);
     expect((await t.app.inject({ method: 'GET', url: `/api/v1/auths/email-verification?token=${token}` })).statusCode).toBe(200);
@@ -206,11 +199,11 @@ describe('POST /auths/login', () => {
 
 describe('POST /auths/refresh-token', () => {
   it('answers 400 for a wrongly typed token and 401 without one or for an unknown one', async () => {
-    expectError(await post('/auths/refresh-token', { refreshToken: 5 }), 400);
-    expectError(await post('/auths/refresh-token', { refreshToken: 'x'.repeat(201) }), 400);
-    expectError(await post('/auths/refresh-token', {}), 401, messages.refreshTokenMissing);
-    expectError(await post('/auths/refresh-token'), 401, messages.refreshTokenMissing);
-    expectError(await refresh('not-a-token'), 401, messages.refreshTokenInvalid);
+    expectApiError(await post('/auths/refresh-token', { refreshToken: 5 }), 400);
+    expectApiError(await post('/auths/refresh-token', { refreshToken: 'x'.repeat(201) }), 400);
+    expectApiError(await post('/auths/refresh-token', {}), 401, messages.refreshTokenMissing);
+    expectApiError(await post('/auths/refresh-token'), 401, messages.refreshTokenMissing);
+    expectApiError(await refresh('not-a-token'), 401, messages.refreshTokenInvalid);
   });
 
   it('rotates the token from the body or the cookie', async () => {
@@ -239,10 +232,10 @@ describe('POST /auths/refresh-token', () => {
     const otherDevice = await login(user.email);
     const rotated = (await refresh(stolen.refreshToken)).json().data;
     const replay = await refresh(stolen.refreshToken);
-    expectError(replay, 401, messages.refreshTokenReused);
+    expectApiError(replay, 401, messages.refreshTokenReused);
     expect(cookieOf(replay)!.value).toBe('');
     // The legitimate holder's newer token died with the family.
-    expectError(await refresh(rotated.refreshToken), 401, messages.refreshTokenInvalid);
+    expectApiError(await refresh(rotated.refreshToken), 401, messages.refreshTokenInvalid);
     expect((await refresh(otherDevice.refreshToken)).statusCode).toBe(200);
   });
 
@@ -250,13 +243,13 @@ describe('POST /auths/refresh-token', () => {
     const user = await createUser(t.ctx);
     const { refreshToken } = await login(user.email);
     await t.ctx.db.update(sessions).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(sessions.tokenHash, sha256(refreshToken)));
-    expectError(await refresh(refreshToken), 401, messages.refreshTokenInvalid);
+    expectApiError(await refresh(refreshToken), 401, messages.refreshTokenInvalid);
   });
 });
 
 describe('POST /auths/logout', () => {
   it('answers 400 for a wrongly typed token', async () => {
-    expectError(await post('/auths/logout', { refreshToken: ['a'] }), 400);
+    expectApiError(await post('/auths/logout', { refreshToken: ['a'] }), 400);
   });
 
   it('ends the session named by the cookie and clears the cookie', async () => {
@@ -269,7 +262,7 @@ describe('POST /auths/logout', () => {
     const cleared = cookieOf(res)!;
     expect(cleared.value).toBe('');
     expect(new Date(cleared.expires!).getTime()).toBeLessThan(Date.now());
-    expectError(await refresh(session.refreshToken), 401);
+    expectApiError(await refresh(session.refreshToken), 401);
     expect((await refresh(other.refreshToken)).statusCode).toBe(200);
   });
 
@@ -277,7 +270,7 @@ describe('POST /auths/logout', () => {
     const user = await createUser(t.ctx);
     const session = await login(user.email);
     expect((await post('/auths/logout', { refreshToken: session.refreshToken })).statusCode).toBe(200);
-    expectError(await refresh(session.refreshToken), 401);
+    expectApiError(await refresh(session.refreshToken), 401);
     expect((await post('/auths/logout')).statusCode).toBe(200);
     expect((await post('/auths/logout', { refreshToken: 'unknown' })).statusCode).toBe(200);
   });
@@ -285,9 +278,9 @@ describe('POST /auths/logout', () => {
 
 describe('POST /auths/forgot-password-mail', () => {
   it('answers 400 without a valid email', async () => {
-    expectError(await post('/auths/forgot-password-mail', {}), 400);
-    expectError(await post('/auths/forgot-password-mail', { email: '' }), 400, messages.forgotEmailRequired);
-    expectError(await post('/auths/forgot-password-mail', { email: 'nope' }), 400, messages.emailInvalid);
+    expectApiError(await post('/auths/forgot-password-mail', {}), 400);
+    expectApiError(await post('/auths/forgot-password-mail', { email: '' }), 400, messages.forgotEmailRequired);
+    expectApiError(await post('/auths/forgot-password-mail', { email: 'nope' }), 400, messages.emailInvalid);
   });
 
   it('answers the same for known and unknown emails and mails only existing accounts', async () => {
@@ -311,11 +304,11 @@ describe('POST /auths/password-reset', () => {
   const reset = (body: Record<string, unknown>) => post('/auths/password-reset', body);
 
   it('answers 400 for bad input and 401 for an unknown token', async () => {
-    expectError(await reset({ token: 'x', newPassword: 'abcdef', confirmPassword: 'abcdeg' }), 400, messages.passwordsMustMatch);
-    expectError(await reset({ token: 'x', newPassword: 'abc', confirmPassword: 'abc' }), 400, messages.newPasswordMin);
-    expectError(await reset({ token: 'x', newPassword: '', confirmPassword: '' }), 400);
-    expectError(await reset({ newPassword: 'abcdef', confirmPassword: 'abcdef' }), 400);
-    expectError(await reset({ token: 'x', newPassword: 'abcdef', confirmPassword: 'abcdef' }), 401, messages.resetLinkInvalid);
+    expectApiError(await reset({ token: 'x', newPassword: 'abcdef', confirmPassword: 'abcdeg' }), 400, messages.passwordsMustMatch);
+    expectApiError(await reset({ token: 'x', newPassword: 'abc', confirmPassword: 'abc' }), 400, messages.newPasswordMin);
+    expectApiError(await reset({ token: 'x', newPassword: '', confirmPassword: '' }), 400);
+    expectApiError(await reset({ newPassword: 'abcdef', confirmPassword: 'abcdef' }), 400);
+    expectApiError(await reset({ token: 'x', newPassword: 'abcdef', confirmPassword: 'abcdef' }), 401, messages.resetLinkInvalid);
   });
 
   it('refuses an expired token and leaves the password alone', async () => {
@@ -323,7 +316,7 @@ describe('POST /auths/password-reset', () => {
     await post('/auths/forgot-password-mail', { email: user.email });
     const token = await lastMailLink(t.dataDir, 'password-reset', user.email);
     await t.ctx.db.update(emailTokens).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(emailTokens.tokenHash, sha256(token)));
-    expectError(await reset({ token, newPassword: 'brand-new', confirmPassword: 'brand-new' }), 401, messages.resetLinkInvalid);
+    expectApiError(await reset({ token, newPassword: 'brand-new', confirmPassword: 'brand-new' }), 401, messages.resetLinkInvalid);
     await login(user.email);
   });
 
@@ -331,7 +324,7 @@ describe('POST /auths/password-reset', () => {
     const email = uniqueEmail();
     await register({ fullName: 'Mixed Up', email, password: TEST_PASSWORD });
     const token = await lastMailLink(t.dataDir, 'email-verification', email);
-    expectError(await reset({ token, newPassword: 'brand-new', confirmPassword: 'brand-new' }), 401, messages.resetLinkInvalid);
+    expectApiError(await reset({ token, newPassword: 'brand-new', confirmPassword: 'brand-new' }), 401, messages.resetLinkInvalid);
   });
 });
 
@@ -339,7 +332,7 @@ describe('the whole account journey', () => {
   it('register -> verify -> login -> refresh -> change password -> forgot/reset -> logout', async () => {
     const email = uniqueEmail('journey');
     expect((await register({ fullName: 'Journey Person', email, password: TEST_PASSWORD })).statusCode).toBe(201);
-    expectError(await post('/auths/login', { email, password: TEST_PASSWORD }), 403);
+    expectApiError(await post('/auths/login', { email, password: TEST_PASSWORD }), 403);
     const verifyToken = await lastMailLink(t.dataDir, 'email-verification', email);
     expect((await t.app.inject({ method: 'GET', url: `/api/v1/auths/email-verification?token=${verifyToken}` })).statusCode).toBe(200);
 
@@ -349,8 +342,8 @@ describe('the whole account journey', () => {
 
     // refresh: the old token is then refused and its whole family revoked
     const rotated = (await refresh(laptop.refreshToken)).json().data;
-    expectError(await refresh(laptop.refreshToken), 401, messages.refreshTokenReused);
-    expectError(await refresh(rotated.refreshToken), 401);
+    expectApiError(await refresh(laptop.refreshToken), 401, messages.refreshTokenReused);
+    expectApiError(await refresh(rotated.refreshToken), 401);
     const desk = await login(email);
 
     // change password from the desk session: the phone is signed out, the desk stays
@@ -363,9 +356,9 @@ describe('the whole account journey', () => {
     });
     expect(change.statusCode).toBe(200);
     expect(change.json().message).toBe(messages.passwordUpdated);
-    expectError(await refresh(phone.refreshToken), 401);
+    expectApiError(await refresh(phone.refreshToken), 401);
     const deskAgain = (await refresh(desk.refreshToken)).json().data;
-    expectError(await post('/auths/login', { email, password: TEST_PASSWORD }), 401);
+    expectApiError(await post('/auths/login', { email, password: TEST_PASSWORD }), 401);
     const tablet = await login(email, 'second-pass');
 
     // forgot/reset: the link works once and signs out every session
@@ -375,16 +368,16 @@ describe('the whole account journey', () => {
     const done = await post('/auths/password-reset', body);
     expect(done.statusCode).toBe(200);
     expect(done.json().message).toBe(messages.passwordReset);
-    expectError(await post('/auths/password-reset', body), 401, messages.resetLinkInvalid);
-    expectError(await refresh(deskAgain.refreshToken), 401);
-    expectError(await refresh(tablet.refreshToken), 401);
-    expectError(await post('/auths/login', { email, password: 'second-pass' }), 401);
+    expectApiError(await post('/auths/password-reset', body), 401, messages.resetLinkInvalid);
+    expectApiError(await refresh(deskAgain.refreshToken), 401);
+    expectApiError(await refresh(tablet.refreshToken), 401);
+    expectApiError(await post('/auths/login', { email, password: 'second-pass' }), 401);
     const final = await login(email, 'third-pass');
 
     // logout ends that session
     const out = await post('/auths/logout', { refreshToken: final.refreshToken }, { authorization: `Bearer ${final.accessToken}` });
     expect(out.statusCode).toBe(200);
-    expectError(await refresh(final.refreshToken), 401);
+    expectApiError(await refresh(final.refreshToken), 401);
   });
 
   it('an older reset link stops working once a newer one was used', async () => {
@@ -395,7 +388,7 @@ describe('the whole account journey', () => {
     const newer = await lastMailLink(t.dataDir, 'password-reset', user.email);
     expect(newer).not.toBe(older);
     expect((await post('/auths/password-reset', { token: newer, newPassword: 'abcdefg', confirmPassword: 'abcdefg' })).statusCode).toBe(200);
-    expectError(await post('/auths/password-reset', { token: older, newPassword: 'hijklmn', confirmPassword: 'hijklmn' }), 401);
+    expectApiError(await post('/auths/password-reset', { token: older, newPassword: 'hijklmn', confirmPassword: 'hijklmn' }), 401);
     expect((await me((await login(user.email, 'abcdefg')).accessToken)).statusCode).toBe(200);
   });
 
@@ -434,7 +427,7 @@ describe('rate limits', () => {
     for (let i = 0; i < 4; i += 1) codes.push((await send('/auths/login', { email: uniqueEmail(), password: 'x' })).statusCode);
     expect(codes).toEqual([401, 401, 401, 429]);
     const res = await send('/auths/login', { email: uniqueEmail(), password: 'x' });
-    expectError(res, 429);
+    expectApiError(res, 429);
     expect(res.json().message).toMatch(/^Too many requests, please try again in \d+ seconds\.$/);
   });
 

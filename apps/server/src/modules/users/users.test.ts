@@ -9,6 +9,7 @@ import {
   createTestApp,
   createUser,
   createVideo,
+  expectApiError,
   multipartBody,
   TEST_PASSWORD,
   type FilePart,
@@ -23,14 +24,6 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-function expectError(res: { statusCode: number; json(): unknown; headers: Record<string, unknown> }, status: number, message?: string) {
-  expect(res.statusCode).toBe(status);
-  expect(res.headers['content-type']).toMatch(/application\/json/);
-  const body = res.json() as { success: boolean; statusCode: number; message: string };
-  expect(body).toMatchObject({ success: false, statusCode: status });
-  if (message !== undefined) expect(body.message).toBe(message);
-}
-
 const reload = async (user: UserRow) => (await t.ctx.db.select().from(users).where(eq(users.id, user.id)))[0]!;
 
 const patch = async (url: string, payload: unknown, user?: UserRow, headers: Record<string, string> = {}) =>
@@ -43,19 +36,19 @@ const patch = async (url: string, payload: unknown, user?: UserRow, headers: Rec
 
 describe('PATCH /users/me', () => {
   it('answers 401 when anonymous', async () => {
-    expectError(await patch('/users/me', { fullName: 'A', userName: 'a' }), 401);
+    expectApiError(await patch('/users/me', { fullName: 'A', userName: 'a' }), 401);
   });
 
   it('answers 400 for bad input and changes nothing', async () => {
     const user = await createUser(t.ctx, { fullName: 'Keep Me' });
-    expectError(await patch('/users/me', { fullName: ' ', userName: 'ok' }, user), 400, messages.fullNameRequired);
-    expectError(await patch('/users/me', { fullName: 'Ok', userName: '' }, user), 400, messages.userNameRequired);
-    expectError(await patch('/users/me', { fullName: 'Ok', userName: 'has space' }, user), 400);
-    expectError(await patch('/users/me', { fullName: 'Ok', userName: '<script>' }, user), 400);
-    expectError(await patch('/users/me', { fullName: 'Ok', userName: 'u'.repeat(31) }, user), 400);
-    expectError(await patch('/users/me', { fullName: 'x'.repeat(61), userName: 'ok' }, user), 400);
-    expectError(await patch('/users/me', { fullName: ['x'], userName: 'ok' }, user), 400);
-    expectError(await patch('/users/me', '{"fullName"', user, { 'content-type': 'application/json' }), 400);
+    expectApiError(await patch('/users/me', { fullName: ' ', userName: 'ok' }, user), 400, messages.fullNameRequired);
+    expectApiError(await patch('/users/me', { fullName: 'Ok', userName: '' }, user), 400, messages.userNameRequired);
+    expectApiError(await patch('/users/me', { fullName: 'Ok', userName: 'has space' }, user), 400);
+    expectApiError(await patch('/users/me', { fullName: 'Ok', userName: '<script>' }, user), 400);
+    expectApiError(await patch('/users/me', { fullName: 'Ok', userName: 'u'.repeat(31) }, user), 400);
+    expectApiError(await patch('/users/me', { fullName: 'x'.repeat(61), userName: 'ok' }, user), 400);
+    expectApiError(await patch('/users/me', { fullName: ['x'], userName: 'ok' }, user), 400);
+    expectApiError(await patch('/users/me', '{"fullName"', user, { 'content-type': 'application/json' }), 400);
     const after = await reload(user);
     expect(after).toMatchObject({ fullName: 'Keep Me', userName: user.userName });
   });
@@ -65,7 +58,7 @@ describe('PATCH /users/me', () => {
     await createUser(t.ctx, { userName: 'taken1' });
     const user = await createUser(t.ctx);
     const res = await patch('/users/me', { fullName: 'New Name', userName: '@Taken' }, user);
-    expectError(res, 409, messages.userNameTaken);
+    expectApiError(res, 409, messages.userNameTaken);
     expect(res.json().data).toEqual({ availableUserName: 'taken2' });
     expect((await reload(user)).fullName).not.toBe('New Name');
   });
@@ -101,17 +94,17 @@ describe('PATCH /users/password', () => {
     t.app.inject({ method: 'POST', url: '/api/v1/auths/refresh-token', payload: { refreshToken } });
 
   it('answers 401 when anonymous', async () => {
-    expectError(await patch('/users/password', body()), 401);
+    expectApiError(await patch('/users/password', body()), 401);
   });
 
   it('answers 400 for bad input, a wrong current password or an unchanged password', async () => {
     const user = await createUser(t.ctx);
-    expectError(await patch('/users/password', body({ curPassword: '' }), user), 400, messages.curPasswordRequired);
-    expectError(await patch('/users/password', body({ newPassword: '123', confirmPassword: '123' }), user), 400, messages.newPasswordMin);
-    expectError(await patch('/users/password', body({ confirmPassword: 'different' }), user), 400, messages.passwordsMustMatch);
-    expectError(await patch('/users/password', body({ newPassword: 'p'.repeat(129) }), user), 400);
-    expectError(await patch('/users/password', body({ curPassword: 'wrong-one' }), user), 400, messages.curPasswordWrong);
-    expectError(
+    expectApiError(await patch('/users/password', body({ curPassword: '' }), user), 400, messages.curPasswordRequired);
+    expectApiError(await patch('/users/password', body({ newPassword: '123', confirmPassword: '123' }), user), 400, messages.newPasswordMin);
+    expectApiError(await patch('/users/password', body({ confirmPassword: 'different' }), user), 400, messages.passwordsMustMatch);
+    expectApiError(await patch('/users/password', body({ newPassword: 'p'.repeat(129) }), user), 400);
+    expectApiError(await patch('/users/password', body({ curPassword: 'wrong-one' }), user), 400, messages.curPasswordWrong);
+    expectApiError(
       await patch('/users/password', body({ newPassword: TEST_PASSWORD, confirmPassword: TEST_PASSWORD }), user),
       400,
       messages.samePassword,
@@ -126,7 +119,7 @@ describe('PATCH /users/password', () => {
     const res = await patch('/users/password', body({ email: 'someone@else.com', refreshToken: mine.refreshToken }), user);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ success: true, message: messages.passwordUpdated });
-    expectError(await refresh(other.refreshToken), 401);
+    expectApiError(await refresh(other.refreshToken), 401);
     expect((await refresh(mine.refreshToken)).statusCode).toBe(200);
     expect((await login(user.email, 'changed-pass')).accessToken).toEqual(expect.any(String));
   });
@@ -136,8 +129,8 @@ describe('PATCH /users/password', () => {
     const first = await login(user.email);
     const second = await login(user.email);
     expect((await patch('/users/password', body(), user)).statusCode).toBe(200);
-    expectError(await refresh(first.refreshToken), 401);
-    expectError(await refresh(second.refreshToken), 401);
+    expectApiError(await refresh(first.refreshToken), 401);
+    expectApiError(await refresh(second.refreshToken), 401);
   });
 
   it("does not keep a session that belongs to someone else's token", async () => {
@@ -146,7 +139,7 @@ describe('PATCH /users/password', () => {
     const theirs = await login(stranger.email);
     const mine = await login(user.email);
     expect((await patch('/users/password', body({ refreshToken: theirs.refreshToken }), user)).statusCode).toBe(200);
-    expectError(await refresh(mine.refreshToken), 401);
+    expectApiError(await refresh(mine.refreshToken), 401);
     expect((await refresh(theirs.refreshToken)).statusCode).toBe(200);
   });
 });
@@ -172,19 +165,19 @@ describe.each([
   const mediaPath = (key: string) => path.join(t.dataDir, 'media', key);
 
   it('answers 401 when anonymous', async () => {
-    expectError(await upload({ image: { filename: 'a.png', content: await png(10, 10) } }), 401);
+    expectApiError(await upload({ image: { filename: 'a.png', content: await png(10, 10) } }), 401);
   });
 
   it('answers 400 for a missing image, a non-multipart body, a wrong type or a broken image', async () => {
     const user = await createUser(t.ctx);
-    expectError(await upload({ title: 'no file' }, user), 400, messages.imageRequired);
-    expectError(await patch(url, { image: 'x' }, user), 400);
-    expectError(await upload({ image: { filename: 'a.png', content: Buffer.from('not an image'), contentType: 'image/png' } }, user), 400, messages.imageType);
+    expectApiError(await upload({ title: 'no file' }, user), 400, messages.imageRequired);
+    expectApiError(await patch(url, { image: 'x' }, user), 400);
+    expectApiError(await upload({ image: { filename: 'a.png', content: Buffer.from('not an image'), contentType: 'image/png' } }, user), 400, messages.imageType);
     const gif = Buffer.from('GIF89a\x01\x00\x01\x00\x00\x00\x00;', 'binary');
-    expectError(await upload({ image: { filename: 'a.gif', content: gif, contentType: 'image/gif' } }, user), 400, messages.imageType);
+    expectApiError(await upload({ image: { filename: 'a.gif', content: gif, contentType: 'image/gif' } }, user), 400, messages.imageType);
     const broken = Buffer.concat([(await png(20, 20)).subarray(0, 8), Buffer.alloc(200, 7)]);
-    expectError(await upload({ image: { filename: 'a.png', content: broken, contentType: 'image/png' } }, user), 400, messages.imageUnreadable);
-    expectError(await upload({ other: { filename: 'a.png', content: await png(10, 10) } }, user), 400);
+    expectApiError(await upload({ image: { filename: 'a.png', content: broken, contentType: 'image/png' } }, user), 400, messages.imageUnreadable);
+    expectApiError(await upload({ other: { filename: 'a.png', content: await png(10, 10) } }, user), 400);
     expect((await reload(user))[column]).toBeNull();
   });
 
@@ -222,7 +215,7 @@ describe('image size limit', () => {
     const big = Buffer.concat([await png(10, 10), Buffer.alloc(1024 * 1024 + 10)]);
     const { payload, headers } = multipartBody({ image: { filename: 'big.png', content: big, contentType: 'image/png' } });
     const res = await small.app.inject({ method: 'PATCH', url: '/api/v1/users/avatar', payload, headers: { ...headers, ...(await bearer(small.ctx, user)) } });
-    expectError(res, 413, 'File size should not exceed 1MB');
+    expectApiError(res, 413, 'File size should not exceed 1MB');
     const [row] = await small.ctx.db.select().from(users).where(eq(users.id, user.id));
     expect(row!.avatarKey).toBeNull();
   });
@@ -233,16 +226,16 @@ describe('GET /users/channel/:userName', () => {
     t.app.inject({ method: 'GET', url: `/api/v1/users/channel/${name}`, headers: viewer ? await bearer(t.ctx, viewer) : {} });
 
   it('answers 404 for an unknown channel and 400 for an over-long name', async () => {
-    expectError(await get('nobody-here'), 404, messages.channelNotFound);
-    expectError(await get(encodeURIComponent('@nobody')), 404, messages.channelNotFound);
-    expectError(await get('x'.repeat(40)), 400);
+    expectApiError(await get('nobody-here'), 404, messages.channelNotFound);
+    expectApiError(await get(encodeURIComponent('@nobody')), 404, messages.channelNotFound);
+    expectApiError(await get('x'.repeat(40)), 400);
   });
 
   it('answers 401 "jwt expired" for an expired token', async () => {
     const owner = await createUser(t.ctx);
     const token = await t.ctx.tokens.sign({ id: owner.id, userName: owner.userName }, -5);
     const res = await t.app.inject({ method: 'GET', url: `/api/v1/users/channel/${owner.userName}`, headers: { authorization: `Bearer ${token}` } });
-    expectError(res, 401, messages.jwtExpired);
+    expectApiError(res, 401, messages.jwtExpired);
   });
 
   it('shows counts, isSubscribed for the viewer and never the email', async () => {
