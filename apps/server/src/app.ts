@@ -18,6 +18,7 @@ import type { AppContext } from './context.ts';
 import { errorBody, installErrorHandlers } from './plugins/errors.ts';
 import { viewerPlugin } from './plugins/viewer.ts';
 import { LocalStorage } from './storage/local-storage.ts';
+import { authRoutes } from './modules/auth/auth.routes.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { tweetsRoutes } from './modules/tweets/tweets.routes.ts';
@@ -99,6 +100,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   await app.register(viewerPlugin, { tokens: ctx.tokens });
 
   await app.register(systemRoutes, { prefix: API_PREFIX, ctx });
+  await app.register(authRoutes, { prefix: API_PREFIX, ctx });
   await app.register(usersRoutes, { prefix: API_PREFIX, ctx });
   await app.register(tweetsRoutes, { prefix: API_PREFIX, ctx });
   await app.register(commentsRoutes, { prefix: API_PREFIX, ctx });

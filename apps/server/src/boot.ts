@@ -4,6 +4,7 @@ import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import { openDatabase } from './db/client.ts';
 import { migrate } from './db/migrate.ts';
+import { createMailer } from './mail/mailer.ts';
 import { AccessTokens } from './modules/auth/access-token.ts';
 import { LocalStorage } from './storage/local-storage.ts';
 
@@ -16,11 +17,14 @@ export async function createContext(config: Config): Promise<AppContext> {
   });
   await migrate(database);
   const storage = new LocalStorage(path.join(config.dataDir, 'media'));
+  // Served at /media/ from the first start on, before anything is uploaded.
+  mkdirSync(storage.root, { recursive: true });
   return {
     config,
     database,
     db: database.db,
     storage,
     tokens: new AccessTokens(config.jwtSecret, config.accessTokenTtl),
+    mailer: createMailer(config),
   };
 }

@@ -1,5 +1,6 @@
 import type { Config } from './config.ts';
 import type { Database, Db } from './db/client.ts';
+import type { Mailer } from './mail/mailer.ts';
 import type { Storage } from './storage/storage.ts';
 import type { AccessTokens } from './modules/auth/access-token.ts';
 
@@ -10,6 +11,7 @@ export interface AppContext {
   db: Db;
   storage: Storage;
   tokens: AccessTokens;
+  mailer: Mailer;
 }
 
 export interface ModuleOptions {

@@ -1,16 +1,17 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { hash } from '@node-rs/argon2';
 import pg from 'pg';
-import { inject } from 'vitest';
+import { expect, inject } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app.ts';
 import { loadConfig, type Config } from '../src/config.ts';
 import type { AppContext } from '../src/context.ts';
 import { pgliteExtensions, wrapPglite, wrapPool, type Database } from '../src/db/client.ts';
 import { newId } from '../src/lib/ids.ts';
+import { createMailer } from '../src/mail/mailer.ts';
 import { AccessTokens } from '../src/modules/auth/access-token.ts';
 import { UsersRepository, type UserRow } from '../src/modules/users/users.repository.ts';
 import { LocalStorage } from '../src/storage/local-storage.ts';
@@ -76,6 +77,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     db: database.db,
     storage: new LocalStorage(path.join(dataDir, 'media')),
     tokens: new AccessTokens(config.jwtSecret, config.accessTokenTtl),
+    mailer: createMailer(config, () => {}),
   };
   const app = await buildApp(ctx);
   await app.ready();
@@ -152,4 +154,78 @@ export async function createTweet(
     .values({ id: newId(), ownerId: owner.id, content: `Tweet ${++seq}`, ...over })
     .returning();
   return row!;
+}
+
+export interface OutboxMail {
+  file: string;
+  to: string;
+  subject: string;
+  /** The decoded text body. */
+  text: string;
+}
+
+/** Undoes the quoted-printable encoding nodemailer uses for long lines. */
+const decodeQuotedPrintable = (s: string) =>
+  s.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+
+/** The `.eml` files the outbox mailer wrote to DATA_DIR/outbox, oldest first. */
+export async function readOutbox(dataDir: string): Promise<OutboxMail[]> {
+  const dir = path.join(dataDir, 'outbox');
+  const names = (await readdir(dir).catch(() => [] as string[])).filter((n) => n.endsWith('.eml')).sort();
+  return Promise.all(
+    names.map(async (name) => {
+      const raw = await readFile(path.join(dir, name), 'utf8');
+      const split = raw.indexOf('\r\n\r\n');
+      const head = raw.slice(0, split);
+      const header = (key: string) => new RegExp(`^${key}: (.*)$`, 'mi').exec(head)?.[1]?.trim() ?? '';
+      const body = raw.slice(split + 4);
+      const text = /quoted-printable/i.test(header('Content-Transfer-Encoding')) ? decodeQuotedPrintable(body) : body;
+      return { file: name, to: header('To'), subject: header('Subject'), text };
+    }),
+  );
+}
+
+/** The token of the newest mailed link of a kind (optionally to one address). */
+export async function lastMailLink(dataDir: string, kind: 'email-verification' | 'password-reset', to?: string): Promise<string> {
+  const mails = (await readOutbox(dataDir)).filter((m) => !to || m.to === to).reverse();
+  for (const mail of mails) {
+    const match = new RegExp(`/${kind}\\?token=([A-Za-z0-9_-]+)`).exec(mail.text);
+    if (match?.[1]) return match[1];
+  }
+  throw new Error(`No ${kind} mail${to ? ` to ${to}` : ''} in the outbox`);
+}
+
+export interface FilePart {
+  filename: string;
+  content: Buffer;
+  contentType?: string;
+}
+
+/** A multipart/form-data request body for `app.inject` (strings are fields, FileParts are files). */
+export function multipartBody(parts: Record<string, string | FilePart>): { payload: Buffer; headers: Record<string, string> } {
+  const boundary = `----glimpse${newId().replace(/-/g, '')}`;
+  const chunks: Buffer[] = [];
+  for (const [name, part] of Object.entries(parts)) {
+    const disposition =
+      typeof part === 'string'
+        ? `Content-Disposition: form-data; name="${name}"\r\n\r\n`
+        : `Content-Disposition: form-data; name="${name}"; filename="${part.filename}"\r\n` +
+          `Content-Type: ${part.contentType ?? 'application/octet-stream'}\r\n\r\n`;
+    chunks.push(Buffer.from(`--${boundary}\r\n${disposition}`), typeof part === 'string' ? Buffer.from(part) : part.content, Buffer.from('\r\n'));
+  }
+  chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  return { payload: Buffer.concat(chunks), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+
+/** Asserts the JSON error envelope with a status (and, when given, the exact message). */
+export function expectApiError(
+  res: { statusCode: number; json(): unknown; headers: Record<string, unknown> },
+  status: number,
+  message?: string,
+): void {
+  expect(res.statusCode).toBe(status);
+  expect(res.headers['content-type']).toMatch(/application\/json/);
+  const body = res.json() as { success: boolean; statusCode: number; message: string };
+  expect(body).toMatchObject({ success: false, statusCode: status });
+  if (message !== undefined) expect(body.message).toBe(message);
 }

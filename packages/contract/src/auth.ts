@@ -20,6 +20,34 @@ export const messages = {
   userNameRequired: 'Please enter your username',
   jwtExpired: 'jwt expired',
   userNameTaken: 'User name already exists',
+  registered: 'An email has been sent to your email address. Please verify your email address.',
+  emailTaken: 'User with this email already exists',
+  loggedIn: 'Logged in successfully',
+  invalidCredentials: 'Invalid email or password',
+  emailNotVerified: 'Please verify your email address. A verification link has been sent to your email address.',
+  emailNotVerifiedRecentlySent:
+    'Please verify your email address using the link we sent you. You can ask for a new one in a few minutes.',
+  loggedOut: 'Logged out successfully',
+  resetMailSent: 'A reset password link has been sent to your given email ID. Please reset the password from there.',
+  emailVerified: 'Email Verified successfully',
+  verificationLinkInvalid: 'Invalid or expired verification link.',
+  tokenRefreshed: 'Access token refreshed successfully',
+  refreshTokenMissing: 'Refresh token is required',
+  refreshTokenInvalid: 'Invalid or expired refresh token',
+  refreshTokenReused: 'Refresh token was already used; please log in again',
+  passwordReset: 'Password reset successfully',
+  resetLinkInvalid: 'Invalid or expired reset password link. Please try with a new link.',
+  passwordUpdated: 'Password updated successfully',
+  curPasswordWrong: 'Current password is incorrect',
+  samePassword: 'New password must be different from the current password',
+  changesUpdated: 'Changes updated successfully',
+  avatarUpdated: 'Avatar updated successfully',
+  coverUpdated: 'Cover Image updated successfully',
+  imageRequired: "Please choose an image file in the field 'image'",
+  imageType: 'Only png and jpeg images are allowed',
+  imageUnreadable: 'The image could not be read',
+  channelNotFound: 'Channel not found',
+  mailFailed: 'We could not send the email right now. Please try again later.',
 } as const;
 
 const trimmed = () => z.string().trim();
@@ -56,7 +84,8 @@ export const forgotPasswordBody = z.object({
 
 export const tokenQuery = z.object({ token: z.string().min(1, 'Token is required').max(200) });
 
-export const refreshBody = z.object({ refreshToken: z.string().min(1).max(200).optional() }).default({});
+/** Optional as a whole: the web app sends no body and relies on the httpOnly cookie. */
+export const refreshBody = z.object({ refreshToken: z.string().min(1).max(200).optional() }).nullish();
 
 const newPassword = z
   .string()
@@ -77,7 +106,10 @@ export const passwordResetBody = z
 
 export const changePasswordBody = z
   .object({
-    email: z.string().optional(),
+    /** Sent by the spec's client; ignored, the account comes from the access token. */
+    email: z.string().max(254).optional(),
+    /** Names the session to keep (API clients); the web app's cookie does the same. */
+    refreshToken: z.string().min(1).max(200).optional(),
     curPassword: z.string().min(1, messages.curPasswordRequired).max(PASSWORD_MAX),
     newPassword,
     confirmPassword: z.string().min(1, messages.passwordsMustMatch),
@@ -108,3 +140,9 @@ export const loginResult = z.object({
 export type LoginResult = z.infer<typeof loginResult>;
 
 export const refreshResult = z.object({ accessToken: z.string(), refreshToken: z.string() });
+export type RefreshResult = z.infer<typeof refreshResult>;
+
+/** Logout names the session by its refresh token (body or the httpOnly cookie). */
+export const logoutBody = refreshBody;
+
+export const userResult = z.object({ user: authUser });

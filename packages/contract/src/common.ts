@@ -23,6 +23,9 @@ export function envelope<T extends z.ZodType>(data: T) {
   });
 }
 
+/** A success answer that only carries its message. */
+export const messageOnly = envelope(z.null());
+
 export const errorEnvelope = z.object({
   statusCode: z.number().int(),
   data: z.record(z.string(), z.unknown()).nullable(),

@@ -40,3 +40,14 @@ export const owner = z.object({
 export type Owner = z.infer<typeof owner>;
 
 export const userNameParam = z.object({ userName: z.string().min(1).max(USERNAME_MAX + 1) });
+
+/** The 409 answer of PATCH users/me carries a free user name close to the one asked for. */
+export const userNameTakenData = z.object({ availableUserName: z.string() });
+
+/**
+ * Documents the multipart upload of avatar and cover (field `image`, png or jpeg) in OpenAPI.
+ * The server reads the parts as a stream, so the parsed body itself is empty.
+ */
+export const imageUploadBody = z
+  .object({ image: z.any().meta({ type: 'string', format: 'binary', description: 'png or jpeg image' }) })
+  .nullish();

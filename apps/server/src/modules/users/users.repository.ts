@@ -1,9 +1,22 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { users } from '../../db/schema.ts';
+import { subscriptions, users, videos } from '../../db/schema.ts';
 
 export type UserRow = typeof users.$inferSelect;
 export type NewUserRow = typeof users.$inferInsert;
+export type ImageColumn = 'avatarKey' | 'coverKey';
+
+export interface ChannelRow {
+  id: string;
+  userName: string;
+  fullName: string;
+  avatarKey: string | null;
+  coverKey: string | null;
+  subscriberCount: number;
+  videoCount: number;
+  isSubscribed: boolean;
+  createdAt: Date;
+}
 
 export class UsersRepository {
   constructor(private readonly db: Executor) {}
@@ -25,6 +38,79 @@ export class UsersRepository {
 
   async findByUserName(userName: string): Promise<UserRow | undefined> {
     const [row] = await this.db.select().from(users).where(eq(users.userName, userName)).limit(1);
+    return row;
+  }
+
+  /** Every user name starting with prefix (to find a free numbered variant of a wanted name). */
+  async userNamesStartingWith(prefix: string): Promise<string[]> {
+    const rows = await this.db
+      .select({ userName: users.userName })
+      .from(users)
+      .where(sql`starts_with(${users.userName}, ${prefix})`);
+    return rows.map((r) => r.userName);
+  }
+
+  async update(
+    id: string,
+    changes: Partial<Pick<NewUserRow, 'fullName' | 'userName' | 'passwordHash'>>,
+  ): Promise<UserRow | undefined> {
+    const [row] = await this.db
+      .update(users)
+      .set({ ...changes, updatedAt: sql`now()` })
+      .where(eq(users.id, id))
+      .returning();
+    return row;
+  }
+
+  async markEmailVerified(id: string): Promise<void> {
+    await this.db
+      .update(users)
+      .set({ emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, now())` })
+      .where(eq(users.id, id));
+  }
+
+  /**
+   * Points an image column at a new key and returns the row with the key it replaced, so the
+   * caller can delete the old file. Run in a transaction: the row lock orders concurrent uploads.
+   */
+  async replaceImage(id: string, column: ImageColumn, key: string): Promise<{ user: UserRow; oldKey: string | null } | undefined> {
+    const [current] = await this.db.select({ key: users[column] }).from(users).where(eq(users.id, id)).for('update');
+    if (!current) return undefined;
+    const [user] = await this.db
+      .update(users)
+      .set({ [column]: key, updatedAt: sql`now()` })
+      .where(eq(users.id, id))
+      .returning();
+    return user && { user, oldKey: current.key };
+  }
+
+  /** A channel by user name with its public counts, and whether viewerId subscribes to it. */
+  async findChannel(userName: string, viewerId: string | null): Promise<ChannelRow | undefined> {
+    const videoCount = this.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(videos)
+      .where(and(eq(videos.ownerId, users.id), eq(videos.isPublished, true), eq(videos.status, 'ready')));
+    const isSubscribed = viewerId
+      ? sql<boolean>`exists (${this.db
+          .select({ one: sql`1` })
+          .from(subscriptions)
+          .where(and(eq(subscriptions.channelId, users.id), eq(subscriptions.subscriberId, viewerId)))})`
+      : sql<boolean>`false`;
+    const [row] = await this.db
+      .select({
+        id: users.id,
+        userName: users.userName,
+        fullName: users.fullName,
+        avatarKey: users.avatarKey,
+        coverKey: users.coverKey,
+        subscriberCount: users.subscriberCount,
+        videoCount: sql<number>`(${videoCount})`.mapWith(Number),
+        isSubscribed: isSubscribed.mapWith(Boolean),
+        createdAt: users.createdAt,
+      })
+      .from(users)
+      .where(eq(users.userName, userName))
+      .limit(1);
     return row;
   }
 }

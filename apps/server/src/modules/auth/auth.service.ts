@@ -1,0 +1,156 @@
+import { messages, type LoginBody, type LoginResult, type RegisterBody } from '@glimpse/contract';
+import type { AppContext } from '../../context.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
+import { ApiError, conflict, unauthorized } from '../../lib/errors.ts';
+import { randomToken, sha256 } from '../../lib/hash.ts';
+import { newId } from '../../lib/ids.ts';
+import { resetLink, resetMail, verificationLink, verificationMail } from '../../mail/templates.ts';
+import type { MailMessage } from '../../mail/mailer.ts';
+import { freeUserName, userNameFromFullName } from '../users/user-names.ts';
+import { toAuthUser } from '../users/users.presenter.ts';
+import { UsersRepository, type UserRow } from '../users/users.repository.ts';
+import { EmailTokensRepository, type EmailTokenPurpose } from './email-tokens.repository.ts';
+import { hashPassword, verifyPassword } from './passwords.ts';
+import { SessionsRepository } from './sessions.repository.ts';
+import { SessionsService } from './sessions.service.ts';
+
+const VERIFY_HOURS = 24;
+const RESET_HOURS = 1;
+// Two requests may pick the same free user name at once; the loser retries with a fresh one.
+const USERNAME_ATTEMPTS = 3;
+
+export class AuthService {
+  private readonly users: UsersRepository;
+  private readonly emailTokens: EmailTokensRepository;
+  readonly sessions: SessionsService;
+
+  constructor(private readonly ctx: AppContext) {
+    this.users = new UsersRepository(ctx.db);
+    this.emailTokens = new EmailTokensRepository(ctx.db);
+    this.sessions = new SessionsService(ctx);
+  }
+
+  /**
+   * Creates an unverified account with a generated user name and mails the verification link, in one
+   * transaction: when the mail cannot be sent, no account is left behind and the user can try again.
+   */
+  async register(body: RegisterBody) {
+    if (await this.users.findByEmail(body.email)) throw conflict(messages.emailTaken);
+    const passwordHash = await hashPassword(body.password);
+    const base = userNameFromFullName(body.fullName);
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        const user = await this.ctx.db.transaction(async (tx) => {
+          const users = new UsersRepository(tx);
+          const created = await users.insert({
+            id: newId(),
+            fullName: body.fullName,
+            userName: await freeUserName(users, base),
+            email: body.email,
+            passwordHash,
+          });
+          await this.sendVerification(created, new EmailTokensRepository(tx));
+          return created;
+        });
+        return toAuthUser(this.ctx.storage, user);
+      } catch (err) {
+        if (isUniqueViolation(err, 'users_email_key')) throw conflict(messages.emailTaken);
+        if (!isUniqueViolation(err, 'users_user_name_key') || attempt >= USERNAME_ATTEMPTS) throw err;
+      }
+    }
+  }
+
+  /**
+   * Starts a session for the right email and password. An unverified account answers 403 and gets a
+   * fresh verification mail, at most RATE_LIMIT_VERIFICATION_RESEND per window per account.
+   */
+  async login(body: LoginBody, userAgent?: string): Promise<LoginResult> {
+    const user = await this.users.findByEmail(body.email);
+    if (!(await verifyPassword(user?.passwordHash, body.password)) || !user) throw unauthorized(messages.invalidCredentials);
+    if (!user.emailVerifiedAt) {
+      const sent = await this.resendVerification(user);
+      throw new ApiError(403, sent ? messages.emailNotVerified : messages.emailNotVerifiedRecentlySent);
+    }
+    const tokens = await this.sessions.start(user, userAgent);
+    return { ...tokens, user: toAuthUser(this.ctx.storage, user) };
+  }
+
+  /** Mails a reset link when the account exists; the caller answers the same either way. */
+  async forgotPassword(email: string): Promise<void> {
+    const user = await this.users.findByEmail(email);
+    if (!user) return;
+    const token = await this.createEmailToken(this.emailTokens, user.id, 'reset', RESET_HOURS);
+    await this.send(resetMail(user, resetLink(this.ctx.config.publicUrl, token), RESET_HOURS));
+  }
+
+  async verifyEmail(token: string): Promise<void> {
+    await this.ctx.db.transaction(async (tx) => {
+      const userId = await new EmailTokensRepository(tx).consume(sha256(token), 'verify');
+      if (!userId) throw new ApiError(400, messages.verificationLinkInvalid);
+      await new UsersRepository(tx).markEmailVerified(userId);
+    });
+  }
+
+  /**
+   * Sets a new password from a reset link (which also proves the mailbox, so the email counts as
+   * verified) and signs out every session.
+   */
+  async resetPassword(token: string, newPassword: string): Promise<void> {
+    const tokenHash = sha256(token);
+    // Cheap check first: hashing a password for a bogus link would be wasted work.
+    if (!(await this.emailTokens.findLiveUserId(tokenHash, 'reset'))) throw unauthorized(messages.resetLinkInvalid);
+    const passwordHash = await hashPassword(newPassword);
+    await this.ctx.db.transaction(async (tx) => {
+      const emailTokens = new EmailTokensRepository(tx);
+      const userId = await emailTokens.consume(tokenHash, 'reset');
+      if (!userId) throw unauthorized(messages.resetLinkInvalid);
+      const users = new UsersRepository(tx);
+      await users.update(userId, { passwordHash });
+      await users.markEmailVerified(userId);
+      await emailTokens.consumeAll(userId, 'reset');
+      await new SessionsRepository(tx).revokeUser(userId);
+    });
+  }
+
+  private async resendVerification(user: UserRow): Promise<boolean> {
+    const { enabled, verificationResend, windowSeconds } = this.ctx.config.rateLimits;
+    if (enabled && verificationResend > 0) {
+      const since = new Date(Date.now() - windowSeconds * 1000);
+      if ((await this.emailTokens.countSince(user.id, 'verify', since)) >= verificationResend) return false;
+    }
+    await this.sendVerification(user);
+    return true;
+  }
+
+  private async sendVerification(user: UserRow, emailTokens = this.emailTokens): Promise<void> {
+    const token = await this.createEmailToken(emailTokens, user.id, 'verify', VERIFY_HOURS);
+    await this.send(verificationMail(user, verificationLink(this.ctx.config.publicUrl, token), VERIFY_HOURS));
+  }
+
+  private async send(message: MailMessage): Promise<void> {
+    try {
+      await this.ctx.mailer.send(message);
+    } catch (err) {
+      // The client learns only that mail is down; the operator sees why.
+      console.error('Mail delivery failed:', err);
+      throw new ApiError(503, messages.mailFailed);
+    }
+  }
+
+  private async createEmailToken(
+    emailTokens: EmailTokensRepository,
+    userId: string,
+    purpose: EmailTokenPurpose,
+    hours: number,
+  ): Promise<string> {
+    const token = randomToken();
+    await emailTokens.insert({
+      id: newId(),
+      userId,
+      purpose,
+      tokenHash: sha256(token),
+      expiresAt: new Date(Date.now() + hours * 3600 * 1000),
+    });
+    return token;
+  }
+}

@@ -1,0 +1,70 @@
+import { messages, type RefreshResult } from '@glimpse/contract';
+import type { AppContext } from '../../context.ts';
+import { unauthorized } from '../../lib/errors.ts';
+import { randomToken, sha256 } from '../../lib/hash.ts';
+import { newId } from '../../lib/ids.ts';
+import type { Viewer } from './access-token.ts';
+import { SessionsRepository } from './sessions.repository.ts';
+
+/**
+ * Login sessions: a short-lived JWT access token plus an opaque refresh token stored as a hash.
+ * Each refresh rotates the token inside its family (one login); presenting a rotated token again
+ * means it was stolen or replayed, so the whole family is revoked (docs/decisions/003-tokens.md).
+ */
+export class SessionsService {
+  private readonly sessions: SessionsRepository;
+
+  constructor(private readonly ctx: AppContext) {
+    this.sessions = new SessionsRepository(ctx.db);
+  }
+
+  /** Starts a new session family for a user who just proved who they are. */
+  async start(user: Viewer, userAgent?: string): Promise<RefreshResult> {
+    return this.issue(this.sessions, user, newId(), userAgent);
+  }
+
+  /** Trades a live refresh token for a new pair; a replayed one revokes its family. */
+  async refresh(refreshToken: string, userAgent?: string): Promise<RefreshResult> {
+    const current = await this.sessions.findByHash(sha256(refreshToken));
+    if (!current || current.revokedAt || current.expiresAt <= new Date()) throw unauthorized(messages.refreshTokenInvalid);
+    const user = { id: current.userId, userName: current.userName };
+    const issued = current.rotatedAt
+      ? null
+      : await this.ctx.db.transaction(async (tx) => {
+          const repo = new SessionsRepository(tx);
+          if (!(await repo.markRotated(current.id))) return null;
+          return this.issue(repo, user, current.familyId, userAgent);
+        });
+    if (!issued) {
+      // Outside the transaction above, so the revocation stands.
+      await this.sessions.revokeFamily(current.familyId);
+      throw unauthorized(messages.refreshTokenReused);
+    }
+    return issued;
+  }
+
+  /** Ends the session a refresh token belongs to; unknown tokens are ignored (logout is idempotent). */
+  async end(refreshToken: string): Promise<void> {
+    const current = await this.sessions.findByHash(sha256(refreshToken));
+    if (current) await this.sessions.revokeFamily(current.familyId);
+  }
+
+  /** Revokes all of a user's sessions but the one the given refresh token belongs to, if it is theirs. */
+  async revokeOthers(userId: string, keepRefreshToken: string | undefined): Promise<void> {
+    const keep = keepRefreshToken ? await this.sessions.findByHash(sha256(keepRefreshToken)) : undefined;
+    await this.sessions.revokeUser(userId, keep?.userId === userId ? keep.familyId : undefined);
+  }
+
+  private async issue(repo: SessionsRepository, user: Viewer, familyId: string, userAgent?: string): Promise<RefreshResult> {
+    const refreshToken = randomToken();
+    await repo.insert({
+      id: newId(),
+      familyId,
+      userId: user.id,
+      tokenHash: sha256(refreshToken),
+      expiresAt: new Date(Date.now() + this.ctx.config.refreshTokenTtl * 1000),
+      userAgent: userAgent?.slice(0, 300) ?? null,
+    });
+    return { accessToken: await this.ctx.tokens.sign(user), refreshToken };
+  }
+}
