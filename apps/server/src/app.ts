@@ -20,6 +20,11 @@ import { viewerPlugin } from './plugins/viewer.ts';
 import { LocalStorage } from './storage/local-storage.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
+import { videosRoutes } from './modules/videos/videos.routes.ts';
+import { uploadsRoutes } from './modules/uploads/uploads.routes.ts';
+import { historyRoutes } from './modules/history/history.routes.ts';
+import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
+import { contentTypeOf } from './storage/content-types.ts';
 
 export type App = FastifyInstance;
 
@@ -77,6 +82,10 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
 
   await app.register(systemRoutes, { prefix: API_PREFIX, ctx });
   await app.register(usersRoutes, { prefix: API_PREFIX, ctx });
+  await app.register(videosRoutes, { prefix: API_PREFIX, ctx });
+  await app.register(uploadsRoutes, { prefix: API_PREFIX, ctx });
+  await app.register(historyRoutes, { prefix: API_PREFIX, ctx });
+  await app.register(dashboardRoutes, { prefix: API_PREFIX, ctx });
 
   if (ctx.storage instanceof LocalStorage) {
     await app.register(fastifyStatic, {
@@ -86,6 +95,8 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
       index: false,
       immutable: true,
       maxAge: '365d',
+      // HLS players are strict about playlist and segment types.
+      setHeaders: (reply, filePath) => reply.header('content-type', contentTypeOf(filePath)),
     });
   }
   const webDist = ctx.config.webDist;

@@ -6,6 +6,7 @@ import { openDatabase } from './db/client.ts';
 import { migrate } from './db/migrate.ts';
 import { AccessTokens } from './modules/auth/access-token.ts';
 import { LocalStorage } from './storage/local-storage.ts';
+import { S3Storage } from './storage/s3-storage.ts';
 
 /** Opens the database (migrating it), storage and token keys: everything a process needs. */
 export async function createContext(config: Config): Promise<AppContext> {
@@ -15,7 +16,7 @@ export async function createContext(config: Config): Promise<AppContext> {
     pgliteDir: path.join(config.dataDir, 'db'),
   });
   await migrate(database);
-  const storage = new LocalStorage(path.join(config.dataDir, 'media'));
+  const storage = config.s3 ? new S3Storage(config.s3) : new LocalStorage(path.join(config.dataDir, 'media'));
   return {
     config,
     database,
