@@ -68,7 +68,11 @@ export const uploadStatus = z.object({
 });
 export type UploadStatus = z.infer<typeof uploadStatus>;
 
-export const publishBody = z.object({ isPublished: flag.optional() }).default({});
+/** Without isPublished the state flips (the dashboard's toggle). */
+export const publishBody = z
+  .object({ isPublished: flag.optional() })
+  .nullish()
+  .transform((b) => b ?? {});
 export const viewBody = z
   .object({ position: z.coerce.number().min(0).max(1e7).optional() })
   .nullish()
