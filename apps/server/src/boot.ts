@@ -7,6 +7,12 @@ import { migrate } from './db/migrate.ts';
 import { AccessTokens } from './modules/auth/access-token.ts';
 import { LocalStorage } from './storage/local-storage.ts';
 import { S3Storage } from './storage/s3-storage.ts';
+import type { Storage } from './storage/storage.ts';
+
+/** S3 when S3_BUCKET is set, else local disk under DATA_DIR/media. */
+export function createStorage(config: Config): Storage {
+  return config.s3 ? new S3Storage(config.s3) : new LocalStorage(path.join(config.dataDir, 'media'));
+}
 
 /** Opens the database (migrating it), storage and token keys: everything a process needs. */
 export async function createContext(config: Config): Promise<AppContext> {
@@ -16,7 +22,7 @@ export async function createContext(config: Config): Promise<AppContext> {
     pgliteDir: path.join(config.dataDir, 'db'),
   });
   await migrate(database);
-  const storage = config.s3 ? new S3Storage(config.s3) : new LocalStorage(path.join(config.dataDir, 'media'));
+  const storage = createStorage(config);
   return {
     config,
     database,

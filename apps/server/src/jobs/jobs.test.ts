@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queryRows } from '../db/client.ts';
 import { createTestApp, memoryLog, type TestContext } from '../../test/harness.ts';
 import { JobsRepository } from './jobs.repository.ts';
 import { Worker, type JobHandler } from './worker.ts';
@@ -14,6 +15,9 @@ afterAll(() => t.close());
 
 /** Makes every job of the queue due now (backoff delays are real timestamps). */
 const makeDue = () => t.ctx.db.execute(sql`UPDATE jobs SET run_at = now() WHERE status = 'queued'`);
+
+const dueIn = (id: string) =>
+  queryRows<{ s: number }>(t.ctx.db, sql`SELECT extract(epoch FROM run_at - now())::float8 AS s FROM jobs WHERE id = ${id}`);
 
 function recorder(behaviour: (n: number) => Promise<unknown>) {
   const calls: number[] = [];
@@ -47,7 +51,7 @@ describe('job queue', () => {
     const id = await jobs.enqueue('ok', { n: 21, videoId: 'v-1' });
     expect(await worker.drain()).toBe(1);
     expect(await jobs.findById(id)).toMatchObject({ status: 'done', attempts: 1 });
-    const [row] = (await t.ctx.db.execute(sql`SELECT result FROM jobs WHERE id = ${id}`)).rows as { result: unknown }[];
+    const [row] = await queryRows<{ result: unknown }>(t.ctx.db, sql`SELECT result FROM jobs WHERE id = ${id}`);
     expect(row!.result).toEqual({ doubled: 42 });
     // Logs carry the job and the video ids.
     expect(log.lines.find((l) => l.msg === 'job done')?.obj).toMatchObject({ jobId: id, videoId: 'v-1', queue: 'ok' });
@@ -64,13 +68,11 @@ describe('job queue', () => {
     expect(job).toMatchObject({ status: 'queued', attempts: 1, last_error: 'boom' });
     // Not due yet: the first retry waits backoffMs.
     expect(await worker.drain()).toBe(0);
-    const [delay] = (await t.ctx.db.execute(sql`SELECT extract(epoch FROM run_at - now())::float8 AS s FROM jobs WHERE id = ${id}`))
-      .rows as { s: number }[];
+    const [delay] = await dueIn(id);
     expect(delay!.s).toBeGreaterThan(50);
     await makeDue();
     await worker.drain();
-    const [delay2] = (await t.ctx.db.execute(sql`SELECT extract(epoch FROM run_at - now())::float8 AS s FROM jobs WHERE id = ${id}`))
-      .rows as { s: number }[];
+    const [delay2] = await dueIn(id);
     expect(delay2!.s).toBeGreaterThan(110); // doubled
     expect(r.failed).toEqual([]);
     await makeDue();

@@ -110,6 +110,18 @@ describe('POST /videos (chunk upload): bad input', () => {
     }
   });
 
+  it('rate-limits uploads with RATE_LIMIT_UPLOAD', async () => {
+    const limited = await createTestApp({ RATE_LIMITS_ENABLED: 'true', RATE_LIMIT_UPLOAD: '2' });
+    try {
+      const auth = await bearer(limited.ctx, await createUser(limited.ctx));
+      const codes = [];
+      for (let i = 0; i < 3; i++) codes.push((await postChunk(limited.app, auth, { uniqueId: 'rl', chunkNumber: 0, totalChunks: 2 }, clip.subarray(0, 10))).statusCode);
+      expect(codes).toEqual([200, 200, 429]);
+    } finally {
+      await limited.close();
+    }
+  });
+
   it('refuses a text file named .mp4 and a truncated mp4, leaving nothing behind', async () => {
     const user = await createUser(t.ctx);
     const auth = await bearer(t.ctx, user);
