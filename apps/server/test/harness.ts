@@ -155,6 +155,7 @@ export async function createTweet(
 }
 
 // --- videos helpers ---
+// (Node and server modules are imported inside the helpers so this block merges as one piece.)
 
 /** Generates a small test clip (testsrc + sine) with the system ffmpeg; nothing is checked in. */
 export async function makeClip(
