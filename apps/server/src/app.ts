@@ -26,6 +26,11 @@ import { commentsRoutes } from './modules/comments/comments.routes.ts';
 import { likesRoutes } from './modules/likes/likes.routes.ts';
 import { subscriptionsRoutes } from './modules/subscriptions/subscriptions.routes.ts';
 import { playlistsRoutes } from './modules/playlists/playlists.routes.ts';
+import { videosRoutes } from './modules/videos/videos.routes.ts';
+import { uploadsRoutes } from './modules/uploads/uploads.routes.ts';
+import { historyRoutes } from './modules/history/history.routes.ts';
+import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
+import { contentTypeOf } from './storage/content-types.ts';
 
 export type App = FastifyInstance;
 
@@ -107,6 +112,10 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   await app.register(likesRoutes, { prefix: API_PREFIX, ctx });
   await app.register(subscriptionsRoutes, { prefix: API_PREFIX, ctx });
   await app.register(playlistsRoutes, { prefix: API_PREFIX, ctx });
+  await app.register(videosRoutes, { prefix: API_PREFIX, ctx });
+  await app.register(uploadsRoutes, { prefix: API_PREFIX, ctx });
+  await app.register(historyRoutes, { prefix: API_PREFIX, ctx });
+  await app.register(dashboardRoutes, { prefix: API_PREFIX, ctx });
 
   if (ctx.storage instanceof LocalStorage) {
     mkdirSync(ctx.storage.root, { recursive: true });
@@ -119,6 +128,8 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
       maxAge: '365d',
       // Larger reads than the 64 KiB default: fewer syscalls and event-loop turns per segment.
       highWaterMark: 1024 * 1024,
+      // HLS players are strict about playlist and segment types.
+      setHeaders: (reply, filePath) => reply.header('content-type', contentTypeOf(filePath)),
     } as Parameters<typeof fastifyStatic>[1]);
   }
   const webDist = ctx.config.webDist;

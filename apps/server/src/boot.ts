@@ -7,6 +7,13 @@ import { migrate } from './db/migrate.ts';
 import { createMailer } from './mail/mailer.ts';
 import { AccessTokens } from './modules/auth/access-token.ts';
 import { LocalStorage } from './storage/local-storage.ts';
+import { S3Storage } from './storage/s3-storage.ts';
+import type { Storage } from './storage/storage.ts';
+
+/** S3 when S3_BUCKET is set, else local disk under DATA_DIR/media. */
+export function createStorage(config: Config): Storage {
+  return config.s3 ? new S3Storage(config.s3) : new LocalStorage(path.join(config.dataDir, 'media'));
+}
 
 /** Opens the database (migrating it), storage and token keys: everything a process needs. */
 export async function createContext(config: Config): Promise<AppContext> {
@@ -16,9 +23,7 @@ export async function createContext(config: Config): Promise<AppContext> {
     pgliteDir: path.join(config.dataDir, 'db'),
   });
   await migrate(database);
-  const storage = new LocalStorage(path.join(config.dataDir, 'media'));
-  // Served at /media/ from the first start on, before anything is uploaded.
-  mkdirSync(storage.root, { recursive: true });
+  const storage = createStorage(config);
   return {
     config,
     database,

@@ -1,4 +1,6 @@
+import { execFile } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { promisify } from 'node:util';
 import os from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -16,6 +18,8 @@ import { AccessTokens } from '../src/modules/auth/access-token.ts';
 import { UsersRepository, type UserRow } from '../src/modules/users/users.repository.ts';
 import { LocalStorage } from '../src/storage/local-storage.ts';
 import { tweets, videos } from '../src/db/schema.ts';
+import { createContext } from '../src/boot.ts';
+import { locateBinaries } from '../src/media/ffmpeg.ts';
 
 export const engine = process.env.TEST_DB_ENGINE === 'pg' ? 'pg' : 'pglite';
 
@@ -228,4 +232,85 @@ export function expectApiError(
   const body = res.json() as { success: boolean; statusCode: number; message: string };
   expect(body).toMatchObject({ success: false, statusCode: status });
   if (message !== undefined) expect(body.message).toBe(message);
+}
+
+/** Generates a small test clip (testsrc + sine) with the system ffmpeg; nothing is checked in. */
+export async function makeClip(
+  file: string,
+  o: { seconds?: number; width?: number; height?: number; audio?: boolean; bitrateKbps?: number } = {},
+): Promise<string> {
+  const seconds = o.seconds ?? 4;
+  const args = ['-v', 'error', '-y', '-f', 'lavfi', '-i', `testsrc=size=${o.width ?? 320}x${o.height ?? 240}:rate=25:duration=${seconds}`];
+  if (o.audio ?? true) args.push('-f', 'lavfi', '-i', `sine=frequency=440:sample_rate=44100:duration=${seconds}`, '-c:a', 'aac', '-b:a', '64k');
+  args.push('-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-b:v', `${o.bitrateKbps ?? 300}k`, file);
+  await promisify(execFile)(locateBinaries({}).ffmpeg, args);
+  return file;
+}
+
+/** Posts one upload chunk as the spec's client does (multipart `video` + fields). */
+export function postChunk(
+  app: FastifyInstance,
+  headers: Record<string, string>,
+  q: { uniqueId: string; chunkNumber: number | string; totalChunks: number | string },
+  chunk: Buffer,
+  fields: Record<string, string> = {},
+  image?: { data: Buffer; filename: string },
+) {
+  const form = new FormData();
+  for (const [k, v] of Object.entries(fields)) form.append(k, v);
+  form.append('video', new Blob([chunk]), 'video.mp4');
+  if (image) form.append('image', new Blob([image.data]), image.filename);
+  const query = new URLSearchParams({ uniqueId: q.uniqueId, chunkNumber: String(q.chunkNumber), totalChunks: String(q.totalChunks) });
+  return multipartInject(app, { method: 'POST', url: `/api/v1/videos?${query}`, headers, form });
+}
+
+/** Sends a FormData body through `app.inject` (inject does not encode FormData itself). */
+export async function multipartInject(
+  app: FastifyInstance,
+  o: { method: 'POST' | 'PATCH'; url: string; headers: Record<string, string>; form: FormData },
+) {
+  const req = new Request('http://x/', { method: 'POST', body: o.form });
+  const payload = Buffer.from(await req.arrayBuffer());
+  return app.inject({
+    method: o.method,
+    url: o.url,
+    headers: { ...o.headers, 'content-type': req.headers.get('content-type')! },
+    payload,
+  });
+}
+
+/** A 1x1 png, the smallest valid thumbnail. */
+export const TINY_PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+/** A worker logger that keeps what it was told (tests assert on job/video tags). */
+export function memoryLog() {
+  const lines: { level: 'info' | 'error'; msg: string; obj: Record<string, unknown> }[] = [];
+  return {
+    lines,
+    info: (obj: object, msg: string) => void lines.push({ level: 'info', msg, obj: obj as Record<string, unknown> }),
+    error: (obj: object, msg: string) => void lines.push({ level: 'error', msg, obj: obj as Record<string, unknown> }),
+  };
+}
+
+/**
+ * An app booted like `npm start` (createContext: PGlite files in DATA_DIR/db, or the given
+ * PostgreSQL URL), so a test can stop it and start another process on the same data.
+ */
+export async function bootPersistentApp(dataDir: string, databaseUrl?: string, env: Record<string, string> = {}) {
+  const config = loadConfig({ ...TEST_ENV, DATA_DIR: dataDir, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}), ...env });
+  const ctx = await createContext(config);
+  const app = await buildApp(ctx);
+  await app.ready();
+  return {
+    ctx,
+    app,
+    config,
+    close: async () => {
+      await app.close();
+      await ctx.database.close();
+    },
+  };
 }

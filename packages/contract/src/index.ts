@@ -7,3 +7,4 @@ export * from './tweets.ts';
 export * from './comments.ts';
 export * from './subscriptions.ts';
 export * from './playlists.ts';
+export * from './videos.ts';

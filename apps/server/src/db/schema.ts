@@ -200,3 +200,43 @@ export const jobs = pgTable('jobs', {
   createdAt: created(),
   updatedAt: updated(),
 });
+
+// --- videos (migration 0200) ---
+
+export const uploadSessions = pgTable(
+  'upload_sessions',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    uniqueId: text('unique_id').notNull(),
+    totalChunks: integer('total_chunks').notNull(),
+    finalizingAt: ts('finalizing_at'),
+    createdAt: created(),
+    updatedAt: updated(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.uniqueId] })],
+);
+
+export const uploadChunks = pgTable(
+  'upload_chunks',
+  {
+    userId: uuid('user_id').notNull(),
+    uniqueId: text('unique_id').notNull(),
+    chunkNumber: integer('chunk_number').notNull(),
+    size: bigint('size', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.uniqueId, t.chunkNumber] })],
+);
+
+export const videoViews = pgTable(
+  'video_views',
+  {
+    videoId: uuid('video_id')
+      .notNull()
+      .references(() => videos.id, { onDelete: 'cascade' }),
+    viewerKey: text('viewer_key').notNull(),
+    countedAt: ts('counted_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.videoId, t.viewerKey] })],
+);

@@ -1,0 +1,33 @@
+import { sql } from 'drizzle-orm';
+import { queryRows, type Executor } from '../../db/client.ts';
+import type { CursorValue } from '../../lib/pagination.ts';
+import { videoSelect, visibleTo, type VideoRow } from '../videos/videos.repository.ts';
+
+export class HistoryRepository {
+  constructor(private readonly db: Executor) {}
+
+  /** One row per user and video, moved to the top on every watch; keeps the last position. */
+  async record(userId: string, videoId: string, position: number | undefined): Promise<void> {
+    await this.db.execute(
+      sql`INSERT INTO watch_history (user_id, video_id, watched_at, position_seconds)
+          VALUES (${userId}, ${videoId}, clock_timestamp(), ${position ?? 0})
+          ON CONFLICT (user_id, video_id) DO UPDATE SET watched_at = EXCLUDED.watched_at,
+            position_seconds = COALESCE(${position ?? null}::real, watch_history.position_seconds)`,
+    );
+  }
+
+  /** Newest first; videos since unpublished by others drop out (visibility rule). */
+  async list(userId: string, p: { limit: number; offset: number; cursor?: CursorValue[] }): Promise<VideoRow[]> {
+    const keyset = p.cursor
+      ? sql`AND (h.watched_at, h.video_id) < (${p.cursor[0]}::timestamptz, ${p.cursor[1]}::uuid)`
+      : sql``;
+    return queryRows<VideoRow>(
+      this.db,
+      sql`${videoSelect(userId)}, h.watched_at, h.watched_at::text AS watched_key, h.position_seconds::float8 AS position_seconds
+          FROM watch_history h JOIN videos v ON v.id = h.video_id JOIN users u ON u.id = v.owner_id
+          WHERE h.user_id = ${userId} AND ${visibleTo(userId)} ${keyset}
+          ORDER BY h.watched_at DESC, h.video_id DESC
+          LIMIT ${p.limit + 1} ${p.cursor ? sql`` : sql`OFFSET ${p.offset}`}`,
+    );
+  }
+}

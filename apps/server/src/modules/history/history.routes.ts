@@ -1,0 +1,27 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { pageQuery, videoMessages } from '@glimpse/contract';
+import type { ModuleOptions } from '../../context.ts';
+import { ok } from '../../lib/reply.ts';
+import { requireViewer } from '../../plugins/viewer.ts';
+import { toVideo } from '../videos/videos.presenter.ts';
+import { mappedPage, pageWindow } from '../videos/videos.service.ts';
+import { HistoryRepository } from './history.repository.ts';
+
+export const historyRoutes: FastifyPluginAsyncZod<ModuleOptions> = async (app, { ctx }) => {
+  const history = new HistoryRepository(ctx.db);
+
+  app.get(
+    '/users/watch-history',
+    { schema: { tags: ['history'], querystring: pageQuery, security: [{ bearer: [] }] } },
+    async (request, reply) => {
+      const viewer = requireViewer(request, videoMessages.loginForHistory);
+      const rows = await history.list(viewer.id, pageWindow(request.query));
+      const page = mappedPage('watchHistory', rows, request.query, (r) => [r.watched_key!, r.id], (r) => ({
+        ...toVideo(ctx.storage, r),
+        watchedAt: new Date(r.watched_at!).toISOString(),
+        position: Number(r.position_seconds ?? 0),
+      }));
+      return ok(reply, page, 'Watch history fetched successfully');
+    },
+  );
+};

@@ -1,0 +1,44 @@
+import path from 'node:path';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { CHUNK_BYTES, uploadQuery, uploadStatusParam, videoMessages } from '@glimpse/contract';
+import type { ModuleOptions } from '../../context.ts';
+import { readMultipart } from '../../lib/multipart.ts';
+import { ok } from '../../lib/reply.ts';
+import { requireViewer } from '../../plugins/viewer.ts';
+import { UploadsService } from './uploads.service.ts';
+
+export const uploadsRoutes: FastifyPluginAsyncZod<ModuleOptions> = async (app, { ctx }) => {
+  const service = new UploadsService(ctx);
+  const { rateLimits } = ctx.config;
+  const rateLimit =
+    rateLimits.enabled && rateLimits.upload > 0 ? { max: rateLimits.upload, timeWindow: rateLimits.windowSeconds * 1000 } : false;
+  const tmpDir = path.join(ctx.config.dataDir, 'tmp');
+
+  app.post(
+    '/videos',
+    { schema: { tags: ['uploads'], querystring: uploadQuery, security: [{ bearer: [] }] }, config: { rateLimit } },
+    async (request, reply) => {
+      const viewer = requireViewer(request, videoMessages.loginToUpload);
+      const form = await readMultipart(request, tmpDir, {
+        video: { limitMb: CHUNK_BYTES / (1024 * 1024) },
+        image: { limitMb: ctx.config.limits.thumbnailMb },
+      });
+      try {
+        const result = await service.receive(viewer.id, request.query, form);
+        if ('status' in result) return ok(reply, result.status, 'Chunk received');
+        return ok(reply, await service.video(result.videoId, viewer.id), videoMessages.uploaded, 201);
+      } finally {
+        await form.cleanup();
+      }
+    },
+  );
+
+  app.get(
+    '/videos/uploads/:uniqueId',
+    { schema: { tags: ['uploads'], params: uploadStatusParam, security: [{ bearer: [] }] } },
+    async (request, reply) => {
+      const viewer = requireViewer(request, videoMessages.loginToUpload);
+      return ok(reply, await service.status(viewer.id, request.params.uniqueId), 'Upload status fetched successfully');
+    },
+  );
+};

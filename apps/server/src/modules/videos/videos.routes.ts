@@ -1,0 +1,92 @@
+import path from 'node:path';
+import { z } from 'zod';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  pageQuery,
+  publishBody,
+  userNameParam,
+  videoDescription,
+  videoIdParam,
+  videoListQuery,
+  videoMessages,
+  videoTitle,
+  viewBody,
+} from '@glimpse/contract';
+import type { ModuleOptions } from '../../context.ts';
+import { readMultipart } from '../../lib/multipart.ts';
+import { ok } from '../../lib/reply.ts';
+import { requireViewer } from '../../plugins/viewer.ts';
+import { parseFields } from './form.ts';
+import { VideosService } from './videos.service.ts';
+
+const editFields = z.object({ title: videoTitle.optional(), description: videoDescription.optional() });
+const LOGIN_TO_EDIT = 'Please login to manage your videos';
+
+export const videosRoutes: FastifyPluginAsyncZod<ModuleOptions> = async (app, { ctx }) => {
+  const service = new VideosService(ctx);
+  const tags = ['videos'];
+  const viewerId = (request: { viewer: { id: string } | null }) => request.viewer?.id ?? null;
+
+  app.get('/videos', { schema: { tags, querystring: videoListQuery } }, async (request, reply) =>
+    ok(reply, await service.list(request.query, viewerId(request)), 'Videos fetched successfully'),
+  );
+
+  app.get(
+    '/videos/:id',
+    { schema: { tags, params: videoIdParam, querystring: z.object({ userId: z.string().optional() }) } },
+    async (request, reply) => ok(reply, await service.get(request.params.id, viewerId(request)), 'Video fetched successfully'),
+  );
+
+  app.get(
+    '/videos/:id/similar',
+    { schema: { tags, params: videoIdParam, querystring: pageQuery.pick({ limit: true }) } },
+    async (request, reply) =>
+      ok(reply, { videos: await service.similar(request.params.id, viewerId(request), request.query.limit) }, 'Similar videos fetched successfully'),
+  );
+
+  app.post('/videos/:id/views', { schema: { tags, params: videoIdParam, body: viewBody } }, async (request, reply) => {
+    const result = await service.view(request.params.id, request.viewer, request.ip, request.body.position);
+    return ok(reply, result, result.counted ? 'View counted' : 'View already counted this hour');
+  });
+
+  app.patch('/videos/:id', { schema: { tags, params: videoIdParam, security: [{ bearer: [] }] } }, async (request, reply) => {
+    const viewer = requireViewer(request, LOGIN_TO_EDIT);
+    if (!request.isMultipart()) {
+      const body = parseFields(editFields, request.body ?? {});
+      return ok(reply, await service.update(request.params.id, viewer.id, body), 'Video updated successfully');
+    }
+    // Ownership first: a stranger's upload is not even read to disk.
+    await service.owned(request.params.id, viewer.id);
+    const form = await readMultipart(request, path.join(ctx.config.dataDir, 'tmp'), { image: { limitMb: ctx.config.limits.thumbnailMb } });
+    try {
+      const fields = parseFields(editFields, form.fields);
+      const video = await service.update(request.params.id, viewer.id, { ...fields, imagePath: form.files.image?.path });
+      return ok(reply, video, 'Video updated successfully');
+    } finally {
+      await form.cleanup();
+    }
+  });
+
+  app.patch(
+    '/videos/:id/publish',
+    { schema: { tags, params: videoIdParam, body: publishBody, security: [{ bearer: [] }] } },
+    async (request, reply) => {
+      const viewer = requireViewer(request, LOGIN_TO_EDIT);
+      const video = await service.publish(request.params.id, viewer.id, request.body.isPublished);
+      return ok(reply, video, video.isPublished ? 'Video published successfully' : 'Video unpublished successfully');
+    },
+  );
+
+  app.delete('/videos/:id', { schema: { tags, params: videoIdParam, security: [{ bearer: [] }] } }, async (request, reply) => {
+    const viewer = requireViewer(request, LOGIN_TO_EDIT);
+    await service.delete(request.params.id, viewer.id);
+    return ok(reply, { _id: request.params.id }, videoMessages.deleted);
+  });
+
+  app.get(
+    '/users/video/:userName',
+    { schema: { tags, params: userNameParam, querystring: pageQuery } },
+    async (request, reply) =>
+      ok(reply, await service.byChannel(request.params.userName, viewerId(request), request.query), 'Videos fetched successfully'),
+  );
+};

@@ -1,0 +1,178 @@
+import type { VideoListQuery } from '@glimpse/contract';
+import { videoMessages } from '@glimpse/contract';
+import type { AppContext } from '../../context.ts';
+import { forbidden, notFound } from '../../lib/errors.ts';
+import { decodeCursor, toPage, type CursorValue, type PageInfo } from '../../lib/pagination.ts';
+import { JobsRepository } from '../../jobs/jobs.repository.ts';
+import { HistoryRepository } from '../history/history.repository.ts';
+import { imageRef } from '../users/users.presenter.ts';
+import { UsersRepository } from '../users/users.repository.ts';
+import { SearchRepository, type ChannelHit, type PlaylistHit } from './search.repository.ts';
+import { storeThumbnail, thumbnailExtension } from './thumbnail.ts';
+import { toVideo } from './videos.presenter.ts';
+import { VideosRepository, type VideoSort, type VideoTableRow } from './videos.repository.ts';
+
+export interface PageArgs {
+  page: number;
+  limit: number;
+  cursor?: string;
+}
+
+/** A page of repository rows (limit + 1), presented item by item. */
+export function mappedPage<K extends string, R, T>(
+  key: K,
+  rows: R[],
+  p: PageArgs,
+  cursorOf: (r: R) => CursorValue[],
+  present: (r: R) => T,
+): Record<K, T[]> & PageInfo {
+  const page = toPage(key, rows, { page: p.page, limit: p.limit, cursorOf });
+  return { ...page, [key]: page[key].map(present) } as Record<K, T[]> & PageInfo;
+}
+
+export const pageWindow = (p: PageArgs) => ({
+  limit: p.limit,
+  offset: (p.page - 1) * p.limit,
+  cursor: p.cursor ? decodeCursor(p.cursor, 2) : undefined,
+});
+
+const iso = (d: Date | string) => new Date(d).toISOString();
+
+export class VideosService {
+  readonly videos: VideosRepository;
+  private readonly search: SearchRepository;
+
+  constructor(private readonly ctx: AppContext) {
+    this.videos = new VideosRepository(ctx.db);
+    this.search = new SearchRepository(ctx.db);
+  }
+
+  /** GET /videos: home (by views), search (relevance), or channel / playlist search by `type`. */
+  async list(q: VideoListQuery, viewerId: string | null) {
+    const window = pageWindow(q);
+    if (q.type === 'channel') {
+      const rows = await this.search.channels({ ...window, query: q.query || undefined, viewerId });
+      return mappedPage('docs', rows, q, (r) => [r.rank, r.id], (r) => this.channel(r));
+    }
+    if (q.type === 'playlist') {
+      const rows = await this.search.playlists({ ...window, query: q.query || undefined, viewerId });
+      return mappedPage('docs', rows, q, (r) => [r.rank, r.id], (r) => this.playlist(r));
+    }
+    const query = q.query || undefined;
+    const sort: VideoSort = q.sortBy ?? (query ? 'relevance' : 'views');
+    const { rows, cursorOf } = await this.videos.list({
+      ...window,
+      viewerId,
+      query,
+      sort: sort === 'relevance' && !query ? 'views' : sort,
+      duration: q.duration,
+      uploadDate: q.uploadDate,
+    });
+    return mappedPage('docs', rows, q, cursorOf, (r) => toVideo(this.ctx.storage, r));
+  }
+
+  /** A channel's videos: all of them for its owner, published and ready ones for everyone else. */
+  async byChannel(userName: string, viewerId: string | null, p: PageArgs) {
+    const owner = await new UsersRepository(this.ctx.db).findByUserName(userName.replace(/^@/, '').toLowerCase());
+    if (!owner) throw notFound('Channel not found');
+    return this.ownerVideos(owner.id, viewerId, p);
+  }
+
+  async ownerVideos(ownerId: string, viewerId: string | null, p: PageArgs) {
+    const { rows, cursorOf } = await this.videos.list({ ...pageWindow(p), viewerId, ownerId, sort: 'uploadDate' });
+    return mappedPage('videos', rows, p, cursorOf, (r) => toVideo(this.ctx.storage, r));
+  }
+
+  async get(id: string, viewerId: string | null) {
+    const row = await this.videos.findVisible(id, viewerId);
+    if (!row) throw notFound(videoMessages.notFound);
+    return toVideo(this.ctx.storage, row);
+  }
+
+  async similar(id: string, viewerId: string | null, limit: number) {
+    await this.get(id, viewerId);
+    const video = (await this.videos.findRow(id))!;
+    const rows = await this.videos.similar(video, viewerId, limit);
+    return rows.map((r) => toVideo(this.ctx.storage, r));
+  }
+
+  /** Counts the view (once per viewer per hour) and, for a logged-in viewer, records history. */
+  async view(id: string, viewer: { id: string } | null, ip: string, position: number | undefined) {
+    await this.get(id, viewer?.id ?? null);
+    const result = await this.ctx.db.transaction(async (tx) => {
+      const counted = await new VideosRepository(tx).countView(id, viewer ? `u:${viewer.id}` : `ip:${ip}`);
+      if (viewer) await new HistoryRepository(tx).record(viewer.id, id, position);
+      return counted;
+    });
+    return result;
+  }
+
+  /** The row, if it exists (404) and belongs to the viewer (403). */
+  async owned(id: string, viewerId: string): Promise<VideoTableRow> {
+    const row = await this.videos.findRow(id);
+    if (!row) throw notFound(videoMessages.notFound);
+    if (row.ownerId !== viewerId) throw forbidden(videoMessages.notOwner);
+    return row;
+  }
+
+  async update(id: string, viewerId: string, change: { title?: string; description?: string; imagePath?: string }) {
+    const row = await this.owned(id, viewerId);
+    const ext = change.imagePath ? await thumbnailExtension(change.imagePath) : undefined;
+    const set: Partial<VideoTableRow> = {};
+    if (change.title !== undefined && change.title !== row.title) set.title = change.title;
+    if (change.description !== undefined && change.description !== row.description) set.description = change.description;
+    if (change.imagePath && ext) set.thumbnailKey = await storeThumbnail(this.ctx.storage, id, change.imagePath, ext);
+    if (Object.keys(set).length > 0) {
+      await this.videos.update(id, set);
+      if (set.thumbnailKey && row.thumbnailKey) await this.ctx.storage.delete(row.thumbnailKey);
+    }
+    return this.get(id, viewerId);
+  }
+
+  async publish(id: string, viewerId: string, isPublished: boolean | undefined) {
+    const row = await this.owned(id, viewerId);
+    await this.videos.update(id, { isPublished: isPublished ?? !row.isPublished });
+    return this.get(id, viewerId);
+  }
+
+  /** Rows cascade (comments, likes, playlist entries, history, views); queued jobs and every file go too. */
+  async delete(id: string, viewerId: string) {
+    await this.owned(id, viewerId);
+    await this.ctx.db.transaction(async (tx) => {
+      await new JobsRepository(tx).deleteForVideo(id);
+      await new VideosRepository(tx).delete(id, viewerId);
+    });
+    await this.ctx.storage.deletePrefix(`videos/${id}`);
+  }
+
+  private channel(r: ChannelHit) {
+    const subscribers = Number(r.subscriber_count);
+    return {
+      _id: r.id,
+      userName: r.user_name,
+      fullName: r.full_name,
+      avatar: imageRef(this.ctx.storage, r.avatar_key),
+      coverImage: imageRef(this.ctx.storage, r.cover_key),
+      subscriberCount: subscribers,
+      subscribers,
+      totalSubscribers: subscribers,
+      videoCount: r.video_count,
+      isSubscribed: r.is_subscribed,
+      createdAt: iso(r.created_at),
+    };
+  }
+
+  private playlist(r: PlaylistHit) {
+    return {
+      _id: r.id,
+      name: r.name,
+      description: r.description,
+      noOfVideos: r.no_of_videos,
+      videoId: r.first_video_id,
+      thumbnail: imageRef(this.ctx.storage, r.first_thumbnail_key),
+      owner: { userName: r.owner_user_name, fullName: r.owner_full_name },
+      createdAt: iso(r.created_at),
+      updatedAt: iso(r.updated_at),
+    };
+  }
+}

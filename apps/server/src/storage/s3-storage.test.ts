@@ -1,0 +1,120 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { text } from 'node:stream/consumers';
+import S3rver from 's3rver';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../app.ts';
+import { createStorage } from '../boot.ts';
+import { loadConfig } from '../config.ts';
+import type { AppContext } from '../context.ts';
+import { createWorker } from '../jobs/create-worker.ts';
+import { bearer, createTestApp, createUser, makeClip, memoryLog, postChunk, TEST_ENV, type TestContext } from '../../test/harness.ts';
+import { LocalStorage } from './local-storage.ts';
+import { S3Storage } from './s3-storage.ts';
+
+let server: S3rver;
+let dir: string;
+let endpoint: string;
+let storage: S3Storage;
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), 'glimpse-s3-'));
+  server = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory: dir, configureBuckets: [{ name: 'media', configs: [] }] });
+  const { port } = await server.run();
+  endpoint = `http://127.0.0.1:${port}`;
+  storage = new S3Storage({
+    bucket: 'media',
+    endpoint,
+    region: 'us-east-1',
+    accessKeyId: 'S3RVER',
+    secretAccessKey: 'S3RVER',
+    forcePathStyle: true,
+  });
+});
+afterAll(async () => {
+  storage.close();
+  await server.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('S3Storage against an S3-protocol server', () => {
+  it('stores, reads, answers exists and deletes single keys', async () => {
+    const file = path.join(dir, 'a.vtt');
+    await writeFile(file, 'WEBVTT\n');
+    await storage.putFile('videos/v1/storyboard.vtt', file);
+    await storage.putBuffer('videos/v1/hls/master.m3u8', Buffer.from('#EXTM3U\n'));
+    expect(await storage.exists('videos/v1/storyboard.vtt')).toBe(true);
+    expect(await storage.exists('videos/v1/nope.vtt')).toBe(false);
+    expect(await text(await storage.getStream('videos/v1/hls/master.m3u8'))).toBe('#EXTM3U\n');
+    // Public URLs carry the HLS content types and long cache headers set at upload.
+    const res = await fetch(storage.url('videos/v1/hls/master.m3u8'));
+    expect(res.headers.get('content-type')).toBe('application/vnd.apple.mpegurl');
+    expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    const ranged = await fetch(storage.url('videos/v1/storyboard.vtt'), { headers: { range: 'bytes=0-4' } });
+    expect(ranged.status).toBe(206);
+    expect(await ranged.text()).toBe('WEBVT');
+    await storage.delete('videos/v1/storyboard.vtt');
+    expect(await storage.exists('videos/v1/storyboard.vtt')).toBe(false);
+  });
+
+  it('deletes a whole prefix and nothing beside it', async () => {
+    for (let i = 0; i < 5; i++) await storage.putBuffer(`videos/v2/hls/v0/seg_${i}.m4s`, Buffer.from([i]));
+    await storage.putBuffer('videos/v22/keep.jpg', Buffer.from('x'));
+    await storage.deletePrefix('videos/v2');
+    expect(await storage.exists('videos/v2/hls/v0/seg_0.m4s')).toBe(false);
+    expect(await storage.exists('videos/v22/keep.jpg')).toBe(true);
+  });
+
+  it('is the driver boot picks when S3_BUCKET is set', () => {
+    const base = { ...TEST_ENV, DATA_DIR: dir };
+    expect(createStorage(loadConfig(base))).toBeInstanceOf(LocalStorage);
+    const s3 = createStorage(loadConfig({ ...base, S3_BUCKET: 'media', S3_ENDPOINT: endpoint }));
+    expect(s3).toBeInstanceOf(S3Storage);
+    (s3 as S3Storage).close();
+  });
+
+  it('builds URLs from the public base or the endpoint, and refuses unsafe keys', () => {
+    expect(storage.url('videos/a b/x.jpg')).toBe(`${endpoint}/media/videos/a%20b/x.jpg`);
+    const cdn = new S3Storage({ bucket: 'media', region: 'us-east-1', forcePathStyle: true, publicUrl: 'https://cdn.example.com/' });
+    expect(cdn.url('videos/x.jpg')).toBe('https://cdn.example.com/videos/x.jpg');
+    cdn.close();
+    expect(() => storage.url('../etc/passwd')).toThrow('Unsafe storage key');
+  });
+
+  describe('the upload and transcode pipeline on S3', () => {
+    let t: TestContext;
+    let ctx: AppContext;
+    let app: Awaited<ReturnType<typeof buildApp>>;
+    beforeAll(async () => {
+      t = await createTestApp();
+      ctx = { ...t.ctx, storage };
+      app = await buildApp(ctx);
+    });
+    afterAll(async () => {
+      await app.close();
+      await t.close();
+    });
+
+    it('uploads, transcodes from the bucket and deletes every object', async () => {
+      const clip = await readFile(await makeClip(path.join(dir, 'clip.mp4'), { seconds: 2, audio: false }));
+      const owner = await createUser(ctx);
+      const auth = await bearer(ctx, owner);
+      const res = await postChunk(app, auth, { uniqueId: 's3', chunkNumber: 0, totalChunks: 1 }, clip, { isLastChunk: 'true', title: 'On S3' });
+      expect(res.statusCode).toBe(201);
+      const id = res.json().data._id;
+      await createWorker(ctx, memoryLog()).drain();
+      const video = (await app.inject({ method: 'GET', url: `/api/v1/videos/${id}`, headers: auth })).json().data;
+      expect(video.status).toBe('ready');
+      expect(video.videoFile.url).toBe(`${endpoint}/media/videos/${id}/hls/master.m3u8`);
+      const master = await fetch(video.videoFile.url);
+      expect(await master.text()).toContain('RESOLUTION=320x240');
+      // A silent source: video-only renditions.
+      expect(await text(await storage.getStream(`videos/${id}/hls/master.m3u8`))).not.toContain('mp4a');
+      expect(await storage.exists(`videos/${id}/hls/v0/seg_00000.m4s`)).toBe(true);
+      await app.inject({ method: 'DELETE', url: `/api/v1/videos/${id}`, headers: auth });
+      for (const key of ['source.mp4', 'poster.jpg', 'storyboard.vtt', 'hls/master.m3u8', 'hls/v0/seg_00000.m4s']) {
+        expect(await storage.exists(`videos/${id}/${key}`), key).toBe(false);
+      }
+    });
+  });
+});

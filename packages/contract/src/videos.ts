@@ -1,0 +1,121 @@
+import { z } from 'zod';
+import { id, imageRef, pageQuery } from './common.ts';
+import { owner } from './users.ts';
+
+export const TITLE_MAX = 100;
+export const DESCRIPTION_MAX = 5000;
+/** The spec's upload chunk; the server takes any chunk up to this size (see ADR 004-uploads). */
+export const CHUNK_BYTES = 3 * 1024 * 1024;
+export const UNIQUE_ID = /^[A-Za-z0-9_-]{1,64}$/;
+/** Duration buckets in seconds (ADR 004-search-and-durations): short < 240 <= medium <= 900 < long. */
+export const DURATION_EDGES = { shortBelow: 240, longAbove: 900 } as const;
+
+export const videoMessages = {
+  titleRequired: 'Title is required',
+  uploaded: 'Video uploaded successfully',
+  deleted: 'Video deleted successfully',
+  notFound: 'Video not found',
+  loginToUpload: 'Please login to upload a video',
+  notOwner: 'You can only change your own videos',
+  loginForHistory: 'Please login to view your watch history.',
+} as const;
+
+export const videoTitle = z
+  .string()
+  .trim()
+  .min(1, videoMessages.titleRequired)
+  .max(TITLE_MAX, `Title must be at most ${TITLE_MAX} characters`);
+export const videoDescription = z
+  .string()
+  .trim()
+  .max(DESCRIPTION_MAX, `Description must be at most ${DESCRIPTION_MAX} characters`);
+
+export const videoIdParam = z.object({ id });
+
+const flag = z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')]);
+
+export const videoListQuery = pageQuery.extend({
+  query: z.string().trim().max(200).optional(),
+  sortBy: z.enum(['relevance', 'uploadDate', 'views']).optional(),
+  type: z.enum(['video', 'playlist', 'channel']).default('video'),
+  duration: z.enum(['any', 'short', 'medium', 'long']).default('any'),
+  // 'thisWeak' is the spec's spelling; both are accepted.
+  uploadDate: z
+    .enum(['anytime', 'today', 'thisWeek', 'thisWeak', 'thisMonth', 'thisYear'])
+    .default('anytime')
+    .transform((v) => (v === 'thisWeak' ? 'thisWeek' : v)),
+  /** Accepted for compatibility with the spec's client; identity comes only from the token. */
+  userId: z.string().optional(),
+});
+export type VideoListQuery = z.infer<typeof videoListQuery>;
+
+export const uploadQuery = z.object({
+  uniqueId: z.string({ message: 'uniqueId is required' }).regex(UNIQUE_ID, 'uniqueId must be 1-64 letters, digits, _ or -'),
+  chunkNumber: z.coerce.number({ message: 'chunkNumber must be a number' }).int('chunkNumber must be a whole number').min(0, 'chunkNumber must not be negative'),
+  totalChunks: z.coerce.number({ message: 'totalChunks must be a number' }).int('totalChunks must be a whole number').min(1, 'totalChunks must be at least 1').max(100_000, 'totalChunks is too large'),
+});
+export type UploadQuery = z.infer<typeof uploadQuery>;
+
+export const uploadStatusParam = z.object({
+  uniqueId: z.string().regex(UNIQUE_ID, 'uniqueId must be 1-64 letters, digits, _ or -'),
+});
+
+export const uploadStatus = z.object({
+  uniqueId: z.string(),
+  totalChunks: z.number().int(),
+  receivedChunks: z.array(z.number().int()),
+  receivedBytes: z.number().int(),
+});
+export type UploadStatus = z.infer<typeof uploadStatus>;
+
+/** Without isPublished the state flips (the dashboard's toggle). */
+export const publishBody = z
+  .object({ isPublished: flag.optional() })
+  .nullish()
+  .transform((b) => b ?? {});
+export const viewBody = z
+  .object({ position: z.coerce.number().min(0).max(1e7).optional() })
+  .nullish()
+  .transform((b) => b ?? {});
+
+export const video = z.object({
+  _id: z.string(),
+  title: z.string(),
+  description: z.string(),
+  thumbnail: imageRef,
+  /** Same image as thumbnail: the uploaded one or the frame the transcoder grabbed. */
+  poster: imageRef,
+  videoFile: z.object({ publicId: z.string(), url: z.string().nullable() }),
+  storyboard: imageRef,
+  duration: z.number(),
+  width: z.number().int().nullable(),
+  height: z.number().int().nullable(),
+  views: z.number().int(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  isPublished: z.boolean(),
+  status: z.enum(['processing', 'ready', 'failed']),
+  /** 0..1 while processing; meaningful to the owner only. */
+  progress: z.number(),
+  failureReason: z.string().nullable(),
+  likes: z.number().int(),
+  dislikes: z.number().int(),
+  likeStatus: z.union([z.literal(1), z.literal(-1), z.literal(0)]),
+  isSubscribed: z.boolean(),
+  subscribers: z.number().int(),
+  noOfComments: z.number().int(),
+  owner,
+});
+export type Video = z.infer<typeof video>;
+
+export const historyEntry = video.extend({ watchedAt: z.string(), position: z.number() });
+export type HistoryEntry = z.infer<typeof historyEntry>;
+
+export const channelStats = z.object({
+  totalViews: z.number().int(),
+  totalSubscribers: z.number().int(),
+  totalLikes: z.number().int(),
+  totalComments: z.number().int(),
+  totalVideos: z.number().int(),
+});
+export type ChannelStats = z.infer<typeof channelStats>;
