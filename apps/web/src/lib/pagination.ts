@@ -9,13 +9,10 @@ export interface Page<T> {
 
 export const PAGE_SIZE = 10;
 
-/** The array under `listKey`, else the answer's only array (older servers used `docs`). */
+/** The array under `listKey` of a list answer. */
 export function listOf<T>(data: Record<string, unknown> | null | undefined, listKey: string): T[] {
-  if (!data) return [];
-  const named = data[listKey];
-  if (Array.isArray(named)) return named as T[];
-  const arrays = Object.values(data).filter(Array.isArray);
-  return arrays.length === 1 ? (arrays[0] as T[]) : [];
+  const named = data?.[listKey];
+  return Array.isArray(named) ? (named as T[]) : [];
 }
 
 /** Fetch one page of `path`, reading the items under `listKey`. */

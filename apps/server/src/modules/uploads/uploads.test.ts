@@ -260,7 +260,7 @@ describe('upload -> transcode -> playback', () => {
     expect((await t.app.inject({ method: 'GET', url: `/media/videos/${id}/source.mp4` })).headers['content-type']).toBe('video/mp4');
 
     await t.app.inject({ method: 'PATCH', url: `/api/v1/videos/${id}/publish`, headers: auth, payload: { isPublished: true } });
-    const home = (await t.app.inject({ method: 'GET', url: '/api/v1/videos?query=pattern' })).json().data.docs;
+    const home = (await t.app.inject({ method: 'GET', url: '/api/v1/videos?query=pattern' })).json().data.videos;
     expect(home.map((v: { _id: string }) => v._id)).toEqual([id]);
 
     expect((await t.app.inject({ method: 'DELETE', url: `/api/v1/videos/${id}`, headers: auth })).statusCode).toBe(200);

@@ -52,11 +52,11 @@ export class VideosService {
     const window = pageWindow(q);
     if (q.type === 'channel') {
       const rows = await this.search.channels({ ...window, query: q.query || undefined, viewerId });
-      return mappedPage('docs', rows, q, (r) => [r.rank, r.id], (r) => this.channel(r));
+      return mappedPage('channels', rows, q, (r) => [r.rank, r.id], (r) => this.channel(r));
     }
     if (q.type === 'playlist') {
       const rows = await this.search.playlists({ ...window, query: q.query || undefined, viewerId });
-      return mappedPage('docs', rows, q, (r) => [r.rank, r.id], (r) => this.playlist(r));
+      return mappedPage('playlists', rows, q, (r) => [r.rank, r.id], (r) => this.playlist(r));
     }
     const query = q.query || undefined;
     const sort: VideoSort = q.sortBy ?? (query ? 'relevance' : 'views');
@@ -68,7 +68,7 @@ export class VideosService {
       duration: q.duration,
       uploadDate: q.uploadDate,
     });
-    return mappedPage('docs', rows, q, cursorOf, (r) => toVideo(this.ctx.storage, r));
+    return mappedPage('videos', rows, q, cursorOf, (r) => toVideo(this.ctx.storage, r));
   }
 
   /** A channel's videos: all of them for its owner, published and ready ones for everyone else. */

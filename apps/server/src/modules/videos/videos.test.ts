@@ -22,8 +22,8 @@ afterAll(() => t.close());
 const get = async (url: string, headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url: `/api/v1${url}`, headers });
 const send = async (method: 'POST' | 'PATCH' | 'DELETE', url: string, headers: Record<string, string> = {}, payload?: object) =>
   t.app.inject({ method, url: `/api/v1${url}`, headers, ...(payload ? { payload } : {}) });
-const ids = (res: { json(): { data: { docs?: { _id: string }[]; videos?: { _id: string }[] } } }) =>
-  (res.json().data.docs ?? res.json().data.videos)!.map((v) => v._id);
+const ids = (res: { json(): { data: Record<'videos' | 'channels' | 'playlists', { _id: string }[] | undefined> } }) =>
+  (res.json().data.videos ?? res.json().data.channels ?? res.json().data.playlists)!.map((v) => v._id);
 const ago = (days: number) => new Date(Date.now() - days * 86_400_000);
 
 describe('GET /videos/{id}', () => {
@@ -183,7 +183,7 @@ describe('GET /videos (home, search, filters, sorts, pages)', () => {
   it('finds channels by user name or full name, with typos', async () => {
     const res = await list('type=channel&query=grace');
     expect(res.statusCode).toBe(200);
-    expect(res.json().data.docs).toEqual([
+    expect(res.json().data.channels).toEqual([
       expect.objectContaining({ _id: me.id, userName: 'gracehopper', fullName: 'Grace Hopper', videoCount: 0, isSubscribed: false }),
     ]);
     expect(ids(await list('type=channel&query=turring'))).toHaveLength(1);
@@ -192,7 +192,7 @@ describe('GET /videos (home, search, filters, sorts, pages)', () => {
 
   it('finds playlists by name, counting only visible videos', async () => {
     const res = await list('type=playlist&query=favorites');
-    expect(res.json().data.docs).toEqual([
+    expect(res.json().data.playlists).toEqual([
       expect.objectContaining({ name: 'Cooking favourites', noOfVideos: 1, videoId: v.pasta, owner: { userName: 'alanturing', fullName: 'Alan Turing' } }),
     ]);
   });
