@@ -1,12 +1,12 @@
 import { X } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
+import { ImagePickButton } from '@/components/media/image-pick-button.tsx';
 import type { Channel, Tweet } from '@/components/media/types.ts';
 import { Button, IconButton } from '@/components/ui/button.tsx';
 import { useObjectUrl } from '@/components/ui/use-object-url.ts';
 import { errorMessage } from '@/lib/api-client.ts';
 import { createTweet } from '../api/channel-api.ts';
-import { ImagePickButton } from './image-pick-button.tsx';
 
 /** The owner's composer (spec §2, §4, §5): trimmed text, optional image with preview and discard. */
 export function TweetComposer({ channel, onPosted }: { channel: Channel; onPosted: (tweet: Tweet) => void }) {
