@@ -1,11 +1,15 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import toast from 'react-hot-toast';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { Tweet } from '@/components/media/types.ts';
 import { truncate } from '@/components/ui/expandable-text.tsx';
 import { session } from '@/lib/session.ts';
 import { fakeApi, renderApp, type Handler } from '@/test/render.tsx';
 import { filterSubscribed } from './api/channel-api.ts';
+
+// react-hot-toast keeps its toasts in a module store: start every test without old ones.
+beforeEach(() => toast.remove());
 
 const ada = { _id: 'u-ada', userName: 'ada', fullName: 'Ada Lovelace', email: 'ada@x.io', avatar: null, coverImage: null };
 const channel = { ...ada, subscriberCount: 3, subscribers: 3, totalSubscribers: 3, videoCount: 2, isSubscribed: false };

@@ -77,11 +77,9 @@ export default function PersonalInformationRoute() {
       const next: StoredUser = { ...user, fullName: data.user?.fullName ?? fullName, userName: data.user?.userName ?? userName };
       toast.success('Changes updated successfully');
       reset({ fullName: next.fullName, userName: next.userName });
-      if (next.userName !== user.userName) {
-        // Move to the new handle first; the guard lets this one navigation through.
-        await navigate(paths.user.personalInformation.getHref(next.userName), { replace: true, state: { renamed: true } });
-      }
-      session.setUser(next);
+      // A new handle moves the page first; user-layout then stores the renamed user.
+      if (next.userName !== user.userName) navigate(paths.user.personalInformation.getHref(next.userName), { replace: true, state: { renamedUser: next } });
+      else session.setUser(next);
       await qc.invalidateQueries({ queryKey: ['channel'] });
     } catch (err) {
       if (isApiError(err, 409)) {

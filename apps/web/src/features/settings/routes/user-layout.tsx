@@ -3,14 +3,17 @@ import toast from 'react-hot-toast';
 import { Outlet, useLocation, useMatch, useNavigate, useParams } from 'react-router';
 import { NotAvailable } from '@/components/ui/not-available.tsx';
 import { paths, userNameFromAdminName } from '@/config/paths.ts';
-import { useStoredUser } from '@/lib/session.ts';
+import { session, useStoredUser, type StoredUser } from '@/lib/session.ts';
 import { guardMessage } from '../components/guard.ts';
 
 export default function UserLayout() {
   const userName = userNameFromAdminName(useParams().adminName);
   const user = useStoredUser();
   const onDashboard = useMatch(`${paths.user.root.path}/${paths.user.dashboard.path}`) !== null;
-  const renaming = (useLocation().state as { renamed?: boolean } | null)?.renamed === true;
+  // After a rename the profile page moves here with the renamed user; the stored user
+  // follows only once this URL is on screen, so the guard never sees the two out of step.
+  const renamed = (useLocation().state as { renamedUser?: StoredUser } | null)?.renamedUser;
+  const renaming = !!renamed && renamed.userName === userName && renamed.userId === user?.userId;
   const navigate = useNavigate();
   const message = userName ? guardMessage(user, userName, onDashboard, renaming) : null;
 
@@ -19,6 +22,10 @@ export default function UserLayout() {
     toast.error(message, { id: message });
     navigate(paths.home.getHref(), { replace: true });
   }, [message, navigate]);
+
+  useEffect(() => {
+    if (renaming && renamed && session.getUser()?.userName !== renamed.userName) session.setUser(renamed);
+  }, [renaming, renamed]);
 
   if (!userName) return <NotAvailable />;
   if (message || !user) return null;
