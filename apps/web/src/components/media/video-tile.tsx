@@ -11,7 +11,8 @@ export function VideoTile({ video, showOwner = true }: { video: VideoSummary; sh
     video.status === 'processing' ? 'Processing' : video.status === 'failed' ? 'Failed' : !video.isPublished ? 'Unpublished' : null;
   return (
     <article className="flex w-full max-w-[400px] flex-col gap-2">
-      <Link to={paths.video.getHref(video._id)} className="relative block aspect-video overflow-hidden rounded-xl bg-zinc-200" aria-label={video.title}>
+      {/* The title below is the link for assistive tech; the thumbnail repeats it for the pointer only. */}
+      <Link to={paths.video.getHref(video._id)} tabIndex={-1} aria-hidden className="relative block aspect-video overflow-hidden rounded-xl bg-zinc-200">
         {video.thumbnail && <img src={video.thumbnail.url} alt="" className="size-full object-cover" loading="lazy" />}
         <span className="absolute bottom-1.5 right-1.5 rounded bg-black/80 px-1 text-xs font-medium text-white">{formatDuration(video.duration)}</span>
         {badge && <span className="absolute left-1.5 top-1.5 rounded bg-zinc-900/80 px-1.5 py-0.5 text-xs font-medium text-white">{badge}</span>}
@@ -26,6 +27,7 @@ export function VideoTile({ video, showOwner = true }: { video: VideoSummary; sh
           <h3 className="line-clamp-2 text-sm font-semibold leading-snug">
             <Link to={paths.video.getHref(video._id)}>{video.title}</Link>
           </h3>
+          {badge && <p className="sr-only">{badge}</p>}
           {showOwner && (
             <Link to={paths.channel.videos.getHref(video.owner.userName)} className="block truncate text-sm text-zinc-600 hover:text-zinc-900">
               {video.owner.fullName}

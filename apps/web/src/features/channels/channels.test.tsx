@@ -8,8 +8,11 @@ import { session } from '@/lib/session.ts';
 import { fakeApi, renderApp, type Handler } from '@/test/render.tsx';
 import { filterSubscribed } from './api/channel-api.ts';
 
-// react-hot-toast keeps its toasts in a module store: start every test without old ones.
-beforeEach(() => toast.remove());
+// Toasts and the session live in module stores: start every test without old ones.
+beforeEach(() => {
+  toast.remove();
+  session.clear();
+});
 
 const ada = { _id: 'u-ada', userName: 'ada', fullName: 'Ada Lovelace', email: 'ada@x.io', avatar: null, coverImage: null };
 const channel = { ...ada, subscriberCount: 3, subscribers: 3, totalSubscribers: 3, videoCount: 2, isSubscribed: false };

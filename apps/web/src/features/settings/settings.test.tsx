@@ -6,8 +6,11 @@ import { session } from '@/lib/session.ts';
 import { fakeApi, renderApp, type Handler } from '@/test/render.tsx';
 import { DASHBOARD_LOGIN_MESSAGE, guardMessage, OWN_CHANNEL_MESSAGE } from './components/guard.ts';
 
-// react-hot-toast keeps its toasts in a module store: start every test without old ones.
-beforeEach(() => toast.remove());
+// Toasts and the session live in module stores: start every test without old ones.
+beforeEach(() => {
+  toast.remove();
+  session.clear();
+});
 
 const ada = { _id: 'u-ada', userName: 'ada', fullName: 'Ada Lovelace', email: 'ada@x.io', avatar: null, coverImage: null };
 const stored = { userId: ada._id, userName: 'ada', fullName: 'Ada Lovelace', email: 'ada@x.io', avatar: null, cover: null };

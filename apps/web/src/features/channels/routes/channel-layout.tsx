@@ -2,7 +2,7 @@ import { LayoutDashboard } from 'lucide-react';
 import clsx from 'clsx';
 import { useEffect, useState } from 'react';
 import toast from 'react-hot-toast';
-import { Link, NavLink, Outlet, useNavigate, useParams } from 'react-router';
+import { Link, NavLink, Outlet, useMatch, useNavigate, useParams } from 'react-router';
 import { ChannelHeader } from '@/components/media/channel-header.tsx';
 import type { Channel } from '@/components/media/types.ts';
 import { Button } from '@/components/ui/button.tsx';
@@ -42,9 +42,14 @@ function SubscribeButton({ channel }: { channel: Channel }) {
 }
 
 /** The public channel (spec §2): header, tab navigation, and the tab below. */
+const tabPaths = [paths.channel.videos.path, paths.channel.playlists.path, paths.channel.tweets.path, paths.channel.subscribed.path] as string[];
+
 export default function ChannelLayout() {
   const userName = userNameFromAdminName(useParams().adminName);
+  const tab = useMatch(`${paths.channel.root.path}/:tab`)?.params.tab;
   if (!userName) return <NotAvailable />;
+  // The index and unknown subpaths render the not-available page alone, without a channel header.
+  if (!tab || !tabPaths.includes(tab)) return <Outlet />;
   return <ChannelPage userName={userName} />;
 }
 

@@ -6,16 +6,21 @@ import { paths, userNameFromAdminName } from '@/config/paths.ts';
 import { session, useStoredUser, type StoredUser } from '@/lib/session.ts';
 import { guardMessage } from '../components/guard.ts';
 
+const childPaths = [paths.user.dashboard.path, paths.user.changePassword.path, paths.user.personalInformation.path] as string[];
+
 export default function UserLayout() {
   const userName = userNameFromAdminName(useParams().adminName);
   const user = useStoredUser();
-  const onDashboard = useMatch(`${paths.user.root.path}/${paths.user.dashboard.path}`) !== null;
+  const child = useMatch(`${paths.user.root.path}/:child`)?.params.child;
+  const onDashboard = child === paths.user.dashboard.path;
+  // Only the three own-channel screens are guarded; the index and unknown subpaths are not-available pages.
+  const guarded = child !== undefined && childPaths.includes(child);
   // After a rename the profile page moves here with the renamed user; the stored user
   // follows only once this URL is on screen, so the guard never sees the two out of step.
   const renamed = (useLocation().state as { renamedUser?: StoredUser } | null)?.renamedUser;
   const renaming = !!renamed && renamed.userName === userName && renamed.userId === user?.userId;
   const navigate = useNavigate();
-  const message = userName ? guardMessage(user, userName, onDashboard, renaming) : null;
+  const message = userName && guarded ? guardMessage(user, userName, onDashboard, renaming) : null;
 
   useEffect(() => {
     if (!message) return;
@@ -28,6 +33,7 @@ export default function UserLayout() {
   }, [renaming, renamed]);
 
   if (!userName) return <NotAvailable />;
+  if (!guarded) return <Outlet />;
   if (message || !user) return null;
   return <Outlet context={{ user }} />;
 }
