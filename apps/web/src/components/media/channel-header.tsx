@@ -42,7 +42,7 @@ export function ChannelHeader({
             {plural(channel.subscriberCount, 'subscriber')} · {plural(channel.videoCount, 'video')}
           </p>
         </div>
-        {actions && <div className="flex shrink-0 gap-2">{actions}</div>}
+        {actions && <div className="flex w-full shrink-0 gap-2 sm:w-auto">{actions}</div>}
       </div>
     </header>
   );

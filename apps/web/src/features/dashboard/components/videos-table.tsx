@@ -78,7 +78,7 @@ export function VideosTable({ videos, onEdit, onDelete }: { videos: DashboardVid
             <th className={th}>Status</th>
             <th className={th}>Video</th>
             <th className={th}>Processing</th>
-            <th className={th}>Date uploaded</th>
+            <th className={`${th} whitespace-nowrap`}>Date uploaded</th>
             <th className={th}>Views</th>
             <th className={th}>Likes</th>
             <th className={th}>
@@ -97,13 +97,13 @@ export function VideosTable({ videos, onEdit, onDelete }: { videos: DashboardVid
                   <span className="block aspect-video w-20 shrink-0 overflow-hidden rounded bg-zinc-200">
                     {v.thumbnail && <img src={v.thumbnail.url} alt="" className="size-full object-cover" />}
                   </span>
-                  <span className="line-clamp-2 max-w-64 font-medium">{v.title}</span>
+                  <span className="line-clamp-2 min-w-40 max-w-64 font-medium">{v.title}</span>
                 </Link>
               </td>
               <td className="px-3 py-2">
                 <ProcessingState video={v} />
               </td>
-              <td className="px-3 py-2 tabular-nums">{formatDate(v.createdAt)}</td>
+              <td className="whitespace-nowrap px-3 py-2 tabular-nums">{formatDate(v.createdAt)}</td>
               <td className="px-3 py-2 tabular-nums">{formatCount(v.views)}</td>
               <td className="px-3 py-2 tabular-nums">{formatCount(v.likes ?? 0)}</td>
               <td className="px-3 py-2">
