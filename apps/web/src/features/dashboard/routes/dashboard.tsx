@@ -1,4 +1,131 @@
-/** Placeholder: Web app II fills this screen (issue 6). */
+import { Upload } from 'lucide-react';
+import { useState } from 'react';
+import toast from 'react-hot-toast';
+import { Link } from 'react-router';
+import { Button } from '@/components/ui/button.tsx';
+import { ConfirmDialog } from '@/components/ui/dialog.tsx';
+import { EmptyState } from '@/components/ui/empty-state.tsx';
+import { Spinner } from '@/components/ui/spinner.tsx';
+import { paths } from '@/config/paths.ts';
+import { errorMessage } from '@/lib/api-client.ts';
+import { useStoredUser } from '@/lib/session.ts';
+import { deleteVideo, useDashboardVideos, useRefreshDashboard, useStats, type DashboardVideo } from '../api/dashboard-api.ts';
+import { EditVideoDialog } from '../components/edit-video-dialog.tsx';
+import { StatCards } from '../components/stat-cards.tsx';
+import { UploadFormDialog } from '../components/upload-form-dialog.tsx';
+import { UploadProgressDialog, WAIT_MESSAGE } from '../components/upload-progress-dialog.tsx';
+import { useUploadJob } from '../components/use-upload-job.ts';
+import { VideosTable } from '../components/videos-table.tsx';
+import { ViewsChart } from '../components/views-chart.tsx';
+
+/** The channel dashboard (spec §2): stats, upload, the videos table and a views chart. The guard is in user-layout. */
 export default function DashboardRoute() {
-  return <h1 className="p-6 text-xl font-semibold">Dashboard</h1>;
+  const user = useStoredUser();
+  const stats = useStats();
+  const videos = useDashboardVideos();
+  const refresh = useRefreshDashboard();
+  const upload = useUploadJob(() => void refresh());
+  const [formOpen, setFormOpen] = useState(false);
+  const [progressOpen, setProgressOpen] = useState(false);
+  const [editing, setEditing] = useState<DashboardVideo | null>(null);
+  const [deleting, setDeleting] = useState<DashboardVideo | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const confirmDelete = async () => {
+    if (!deleting) return;
+    setBusy(true);
+    try {
+      const { message } = await deleteVideo(deleting._id);
+      toast.success(message || 'Video deleted successfully');
+      setDeleting(null);
+      await refresh();
+    } catch (err) {
+      toast.error(errorMessage(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const list = videos.data ?? [];
+  const job = upload.job;
+  return (
+    <div className="mx-auto flex max-w-7xl flex-col gap-6 px-4 py-6">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <div>
+          <h1 className="text-2xl font-bold">Welcome back, {user?.fullName}</h1>
+          <p className="text-sm text-zinc-600">
+            Track and manage your channel.{' '}
+            {user && (
+              <Link to={paths.channel.videos.getHref(user.userName)} className="font-medium text-blue-700 hover:underline">
+                View channel
+              </Link>
+            )}
+          </p>
+        </div>
+        <div className="flex gap-2">
+          {job && !progressOpen && (
+            <Button variant="secondary" onClick={() => setProgressOpen(true)}>
+              {job.state === 'uploading' ? `Uploading ${job.percent}%` : job.state === 'failed' ? 'Upload failed' : 'Upload done'}
+            </Button>
+          )}
+          <Button
+            onClick={() => (job?.state === 'uploading' ? toast.error(WAIT_MESSAGE, { id: WAIT_MESSAGE }) : setFormOpen(true))}
+          >
+            <Upload className="size-4" aria-hidden /> Upload Video
+          </Button>
+        </div>
+      </div>
+
+      <StatCards stats={stats.data} />
+      {list.length > 0 && <ViewsChart videos={list} />}
+
+      <section aria-labelledby="your-videos">
+        <h2 id="your-videos" className="mb-3 text-lg font-semibold">
+          Your videos
+        </h2>
+        {videos.isPending ? (
+          <Spinner label="Loading videos" />
+        ) : videos.isError ? (
+          <p role="alert" className="text-sm text-red-700">
+            {errorMessage(videos.error)}
+          </p>
+        ) : list.length === 0 ? (
+          <EmptyState kind="video" title="No videos uploaded" text="Upload your first video to see it here." />
+        ) : (
+          <VideosTable videos={list} onEdit={setEditing} onDelete={setDeleting} />
+        )}
+      </section>
+
+      {formOpen && (
+        <UploadFormDialog
+          onClose={() => setFormOpen(false)}
+          onSubmit={(req) => {
+            setFormOpen(false);
+            setProgressOpen(true);
+            void upload.start(req);
+          }}
+        />
+      )}
+      {job && progressOpen && (
+        <UploadProgressDialog
+          job={job}
+          onHide={() => setProgressOpen(false)}
+          onFinish={() => {
+            setProgressOpen(false);
+            upload.clear();
+          }}
+          onRetry={() => void upload.start(job.request)}
+        />
+      )}
+      {editing && <EditVideoDialog video={editing} onClose={() => setEditing(null)} onSaved={() => void refresh()} />}
+      <ConfirmDialog
+        open={deleting !== null}
+        title="Delete video"
+        text={deleting ? `Delete '${deleting.title}'? This removes the video, its comments and likes for good.` : ''}
+        onConfirm={confirmDelete}
+        onClose={() => setDeleting(null)}
+        busy={busy}
+      />
+    </div>
+  );
 }

@@ -1,4 +1,15 @@
-/** Placeholder: Web app II fills this screen (issue 6). */
+import type { VideoSummary } from '@/components/media/types.ts';
+import { sources } from '../api/library-api.ts';
+import { VideoListPage } from '../components/video-list-page.tsx';
+
 export default function LikedVideosRoute() {
-  return <h1 className="p-6 text-xl font-semibold">Liked videos</h1>;
+  return (
+    <VideoListPage<{ video: VideoSummary }>
+      title="Liked videos"
+      source={sources.liked}
+      toVideo={(entry) => entry.video}
+      loginMessage="Please login to view your liked videos."
+      empty={{ title: 'No videos found', text: "You haven't liked any video." }}
+    />
+  );
 }

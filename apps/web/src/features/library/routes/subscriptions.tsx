@@ -1,4 +1,16 @@
-/** Placeholder: Web app II fills this screen (issue 6). */
+import type { VideoSummary } from '@/components/media/types.ts';
+import { sources } from '../api/library-api.ts';
+import { VideoListPage } from '../components/video-list-page.tsx';
+
 export default function SubscriptionsRoute() {
-  return <h1 className="p-6 text-xl font-semibold">Subscriptions</h1>;
+  return (
+    <VideoListPage<VideoSummary>
+      title="Subscriptions"
+      source={sources.subscriptions}
+      toVideo={(v) => v}
+      loginMessage="Please login to view your subscriptions."
+      empty={{ title: 'No videos found', text: 'No videos found of any Subscribed channels.' }}
+      redirectOnError
+    />
+  );
 }

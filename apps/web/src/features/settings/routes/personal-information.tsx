@@ -1,4 +1,130 @@
-/** Placeholder: Web app II fills this screen (issue 6). */
+import { zodResolver } from '@hookform/resolvers/zod';
+import { updateMeBody, type UpdateMeBody } from '@glimpse/contract';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import toast from 'react-hot-toast';
+import { useNavigate } from 'react-router';
+import { ImagePickButton } from '@/components/media/image-pick-button.tsx';
+import { Button } from '@/components/ui/button.tsx';
+import { TextField } from '@/components/ui/text-field.tsx';
+import { useObjectUrl } from '@/components/ui/use-object-url.ts';
+import { paths } from '@/config/paths.ts';
+import { errorMessage, isApiError } from '@/lib/api-client.ts';
+import { session, type StoredUser } from '@/lib/session.ts';
+import { updateProfile, uploadProfileImage } from '../api/settings-api.ts';
+import { SettingsHeader } from '../components/settings-header.tsx';
+import { useOwnUser } from '../components/use-own-user.ts';
+
+type FormValues = { fullName: string; userName: string };
+
+/** Upload chosen images; spec §8: success toasts the server message, a failure is only logged. */
+async function uploadImages(images: { avatar: File | null; cover: File | null }): Promise<boolean> {
+  let any = false;
+  const jobs: ['avatar' | 'cover-image', File | null, string][] = [
+    ['avatar', images.avatar, 'Avatar updated successfully'],
+    ['cover-image', images.cover, 'Cover Image updated successfully'],
+  ];
+  for (const [kind, file, fallback] of jobs) {
+    if (!file) continue;
+    try {
+      const { message } = await uploadProfileImage(kind, file);
+      toast.success(message || fallback);
+      any = true;
+    } catch (err) {
+      console.warn(`Uploading the ${kind} failed`, err);
+    }
+  }
+  return any;
+}
+
 export default function PersonalInformationRoute() {
-  return <h1 className="p-6 text-xl font-semibold">Personal information</h1>;
+  const user = useOwnUser();
+  const navigate = useNavigate();
+  const qc = useQueryClient();
+  const [avatar, setAvatar] = useState<File | null>(null);
+  const [cover, setCover] = useState<File | null>(null);
+  const avatarPreview = useObjectUrl(avatar);
+  const coverPreview = useObjectUrl(cover);
+  const defaults = { fullName: user.fullName, userName: user.userName };
+  const { register, handleSubmit, reset, formState } = useForm<FormValues, unknown, UpdateMeBody>({
+    resolver: zodResolver(updateMeBody),
+    mode: 'onTouched',
+    defaultValues: defaults,
+  });
+
+  const cancel = () => {
+    reset(defaults);
+    setAvatar(null);
+    setCover(null);
+  };
+
+  const save = handleSubmit(async ({ fullName, userName }) => {
+    if (avatar || cover) {
+      const uploaded = await uploadImages({ avatar, cover });
+      setAvatar(null);
+      setCover(null);
+      if (uploaded) {
+        await qc.invalidateQueries({ queryKey: ['channel', user.userName] });
+        // The top bar's avatar comes from the current-user query (it refreshes the stored user).
+        await qc.invalidateQueries({ queryKey: ['auth', 'me'] });
+      }
+    }
+    // Spec §5: nothing is sent when the trimmed names are unchanged.
+    if (fullName === user.fullName && userName === user.userName) return;
+    try {
+      const { data } = await updateProfile({ _id: user.userId, fullName, userName });
+      const next: StoredUser = { ...user, fullName: data.user?.fullName ?? fullName, userName: data.user?.userName ?? userName };
+      toast.success('Changes updated successfully');
+      reset({ fullName: next.fullName, userName: next.userName });
+      // A new handle moves the page first; user-layout then stores the renamed user.
+      if (next.userName !== user.userName) navigate(paths.user.personalInformation.getHref(next.userName), { replace: true, state: { renamedUser: next } });
+      else session.setUser(next);
+      await qc.invalidateQueries({ queryKey: ['channel'] });
+    } catch (err) {
+      if (isApiError(err, 409)) {
+        toast.error('User name already exists');
+        const suggestion = err.data?.availableUserName;
+        if (typeof suggestion === 'string') toast(`Available user name is '${suggestion}'`);
+      } else toast.error(errorMessage(err));
+    }
+  });
+
+  return (
+    <div className="mx-auto max-w-6xl px-4 py-4">
+      <SettingsHeader
+        userName={user.userName}
+        avatarSrc={avatarPreview}
+        coverSrc={coverPreview}
+        avatarControl={<ImagePickButton iconOnly label="Change avatar" onPick={setAvatar} />}
+        coverControl={<ImagePickButton iconOnly label="Change cover image" onPick={setCover} />}
+      />
+      <section aria-labelledby="personal-info" className="mx-auto max-w-2xl py-6">
+        <h2 id="personal-info" className="text-lg font-semibold">
+          Personal information
+        </h2>
+        <p className="mb-4 text-sm text-zinc-600">Update your name and handle. Pick a new avatar or cover above; it is uploaded when you save.</p>
+        {(avatar || cover) && (
+          <p role="status" className="mb-4 rounded-lg bg-blue-50 p-2 text-sm text-blue-900">
+            New {[avatar && 'avatar', cover && 'cover image'].filter(Boolean).join(' and ')} selected: Save changes to upload, Cancel to discard.
+          </p>
+        )}
+        <form onSubmit={save} noValidate className="flex flex-col gap-4 rounded-xl border border-zinc-200 p-4">
+          <div className="grid gap-4 sm:grid-cols-2">
+            <TextField label="Full name" autoComplete="name" {...register('fullName')} error={formState.errors.fullName?.message} />
+            <TextField label="User name" autoComplete="username" {...register('userName')} error={formState.errors.userName?.message} />
+          </div>
+          <TextField label="Email" type="email" value={user.email} readOnly disabled />
+          <div className="flex justify-end gap-2">
+            <Button variant="secondary" onClick={cancel}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={formState.isSubmitting}>
+              Save changes
+            </Button>
+          </div>
+        </form>
+      </section>
+    </div>
+  );
 }

@@ -1,4 +1,9 @@
-/** Placeholder: Web app II fills this screen (issue 6). */
+import { TweetDetail } from '../components/tweet-detail.tsx';
+
+/**
+ * The tweet page without comments; app/routes/tweet-page.tsx (after the comments module
+ * lands) composes TweetDetail with <CommentSection> and replaces this in the router.
+ */
 export default function TweetDetailRoute() {
-  return <h1 className="p-6 text-xl font-semibold">Tweet</h1>;
+  return <TweetDetail />;
 }

@@ -1,0 +1,59 @@
+import clsx from 'clsx';
+import { Camera, ImagePlus } from 'lucide-react';
+import { useRef } from 'react';
+import toast from 'react-hot-toast';
+import { fileProblem, IMAGE_ACCEPT, useUploadLimits } from './upload-limits.ts';
+
+/**
+ * A button opening the file picker for one png/jpeg image within the server's image limit
+ * (spec §5); a bad file toasts its problem. `iconOnly` is the round camera button of the
+ * settings header.
+ */
+export function ImagePickButton({
+  onPick,
+  label = 'Add image',
+  iconOnly,
+  limitMb,
+}: {
+  onPick: (file: File) => void;
+  label?: string;
+  iconOnly?: boolean;
+  /** Defaults to the server's image limit. */
+  limitMb?: number;
+}) {
+  const input = useRef<HTMLInputElement>(null);
+  const { imageMb } = useUploadLimits();
+  return (
+    <>
+      <input
+        ref={input}
+        type="file"
+        accept={IMAGE_ACCEPT}
+        className="sr-only"
+        tabIndex={-1}
+        aria-label={label}
+        onChange={(e) => {
+          const file = e.target.files?.[0];
+          e.target.value = '';
+          if (!file) return;
+          const problem = fileProblem(file, 'image', limitMb ?? imageMb);
+          if (problem) toast.error(problem);
+          else onPick(file);
+        }}
+      />
+      <button
+        type="button"
+        onClick={() => input.current?.click()}
+        aria-label={iconOnly ? label : undefined}
+        title={iconOnly ? label : undefined}
+        className={clsx(
+          'flex items-center gap-1.5 rounded-full text-sm font-medium',
+          iconOnly ? 'size-9 justify-center bg-white/90 text-zinc-900 shadow hover:bg-white' : 'h-9 px-3 text-blue-700 hover:bg-blue-50',
+        )}
+      >
+        {iconOnly ? <Camera className="size-4" aria-hidden /> : <ImagePlus className="size-4" aria-hidden />}
+        {!iconOnly && label}
+      </button>
+    </>
+  );
+}

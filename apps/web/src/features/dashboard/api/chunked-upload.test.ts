@@ -1,0 +1,149 @@
+import { describe, expect, it } from 'vitest';
+import { ApiError } from '@/lib/api-client.ts';
+import { CHUNK_BYTES, chunkBounds, chunkCount, fileKey, localResumeStore, uploadInChunks, uploadPercent, type ChunkQuery, type ResumeStore, type UploadTransport } from './chunked-upload.ts';
+
+const file = (size: number, name = 'clip.mp4') => new File([new Uint8Array(size).map((_, i) => i % 251)], name, { type: 'video/mp4', lastModified: 42 });
+const thumbnail = new File([new Uint8Array([137, 80, 78, 71])], 't.png', { type: 'image/png' });
+
+function memoryStore(initial: Record<string, string> = {}): ResumeStore & { all: Record<string, string> } {
+  const all = { ...initial };
+  return { all, get: (k) => all[k] ?? null, set: (k, v) => void (all[k] = v), delete: (k) => void delete all[k] };
+}
+
+interface Sent {
+  query: ChunkQuery;
+  bytes: number[];
+  isLastChunk: string;
+  title: string | null;
+  image: boolean;
+}
+
+/** A fake server: records every chunk; `fail` decides which attempts fail and how. */
+function fakeTransport(opts: { held?: number[] | null; fail?: (attempt: number, q: ChunkQuery) => ApiError | null } = {}) {
+  const sent: Sent[] = [];
+  const statusAsked: string[] = [];
+  let attempts = 0;
+  const transport: UploadTransport = {
+    async received(id) {
+      statusAsked.push(id);
+      return opts.held === undefined ? null : opts.held;
+    },
+    async send(query, body, onProgress) {
+      attempts++;
+      const err = opts.fail?.(attempts, query);
+      if (err) throw err;
+      const chunk = body.get('video') as Blob;
+      const bytes = Array.from(new Uint8Array(await chunk.arrayBuffer()));
+      onProgress(bytes.length);
+      sent.push({ query, bytes, isLastChunk: String(body.get('isLastChunk')), title: body.get('title') as string | null, image: body.get('image') !== null });
+      return { _id: 'v1' };
+    },
+  };
+  return { transport, sent, statusAsked };
+}
+
+const input = (f: File) => ({ file: f, title: 'My clip', description: 'About it', thumbnail });
+
+describe('chunk math', () => {
+  it('splits into 3 MB chunks, at least one', () => {
+    expect(CHUNK_BYTES).toBe(3 * 1024 * 1024);
+    expect(chunkCount(0)).toBe(1);
+    expect(chunkCount(CHUNK_BYTES)).toBe(1);
+    expect(chunkCount(CHUNK_BYTES + 1)).toBe(2);
+    expect(chunkCount(7 * 1024 * 1024)).toBe(3);
+    expect(chunkBounds(2, 7 * 1024 * 1024)).toEqual([6 * 1024 * 1024, 7 * 1024 * 1024]);
+    expect(chunkBounds(0, 10, 4)).toEqual([0, 4]);
+    expect(chunkBounds(2, 10, 4)).toEqual([8, 10]);
+  });
+
+  it('keys a file by name, size and last modified time', () => {
+    expect(fileKey({ name: 'a.mp4', size: 10, lastModified: 5 })).toBe('a.mp4:10:5');
+  });
+
+  it('shows 100% only once the server answered the last chunk', () => {
+    expect(uploadPercent(10, 10, false)).toBe(99);
+    expect(uploadPercent(5, 10, false)).toBe(50);
+    expect(uploadPercent(10, 10, true)).toBe(100);
+  });
+});
+
+describe('uploadInChunks', () => {
+  it('sends every chunk in order from 0, flags only the last, which carries the metadata', async () => {
+    const { transport, sent } = fakeTransport();
+    const store = memoryStore();
+    const f = file(10);
+    const progress: number[] = [];
+    const result = await uploadInChunks(input(f), { transport, store, chunkBytes: 4, newId: () => 'up1', onProgress: (l) => progress.push(l) });
+    expect(result).toEqual({ _id: 'v1' });
+    expect(sent.map((s) => s.query)).toEqual([0, 1, 2].map((n) => ({ uniqueId: 'up1', chunkNumber: n, totalChunks: 3 })));
+    expect(sent.map((s) => s.isLastChunk)).toEqual(['false', 'false', 'true']);
+    expect(sent.map((s) => s.title)).toEqual([null, null, 'My clip']);
+    expect(sent.map((s) => s.image)).toEqual([false, false, true]);
+    // The chunks put together are the file.
+    expect(sent.flatMap((s) => s.bytes)).toEqual(Array.from(new Uint8Array(await f.arrayBuffer())));
+    expect(progress.at(-1)).toBe(10);
+    expect(store.all).toEqual({});
+  });
+
+  it('remembers the uniqueId until the upload finishes', async () => {
+    const store = memoryStore();
+    const f = file(10);
+    const { transport } = fakeTransport({ fail: (_n, q) => (q.chunkNumber === 1 ? new ApiError(400, 'Bad chunk') : null) });
+    await expect(uploadInChunks(input(f), { transport, store, chunkBytes: 4, newId: () => 'up1' })).rejects.toThrow('Bad chunk');
+    expect(store.all).toEqual({ [fileKey(f)]: 'up1' });
+  });
+
+  it('resumes: asks the server which chunks it holds and sends only the others (the last one always)', async () => {
+    const f = file(10);
+    const store = memoryStore({ [fileKey(f)]: 'old' });
+    const { transport, sent, statusAsked } = fakeTransport({ held: [0, 2] });
+    const progress: number[] = [];
+    await uploadInChunks(input(f), { transport, store, chunkBytes: 4, newId: () => 'new', onProgress: (l) => progress.push(l) });
+    expect(statusAsked).toEqual(['old']);
+    expect(sent.map((s) => [s.query.uniqueId, s.query.chunkNumber])).toEqual([
+      ['old', 1],
+      ['old', 2],
+    ]);
+    // Chunk 0 counts as done from the start.
+    expect(progress[0]).toBe(4);
+  });
+
+  it('starts afresh with a new uniqueId when the server knows no such upload', async () => {
+    const f = file(5);
+    const store = memoryStore({ [fileKey(f)]: 'gone' });
+    const { transport, sent } = fakeTransport({ held: null });
+    await uploadInChunks(input(f), { transport, store, chunkBytes: 4, newId: () => 'fresh' });
+    expect(sent.map((s) => s.query.uniqueId)).toEqual(['fresh', 'fresh']);
+  });
+
+  it('retries a chunk after network and server errors, then goes on', async () => {
+    const { transport, sent } = fakeTransport({ fail: (n) => (n === 1 ? new ApiError(0, 'Network error') : n === 2 ? new ApiError(503, 'Busy') : null) });
+    const delays: number[] = [];
+    await uploadInChunks(input(file(6)), {
+      transport,
+      store: memoryStore(),
+      chunkBytes: 4,
+      newId: () => 'u',
+      retryDelay: (a) => (delays.push(a), 0),
+    });
+    expect(delays).toEqual([1, 2]);
+    expect(sent.map((s) => s.query.chunkNumber)).toEqual([0, 1]);
+  });
+
+  it('gives up after the retries and does not retry client errors', async () => {
+    const always = fakeTransport({ fail: () => new ApiError(500, 'Down') });
+    await expect(uploadInChunks(input(file(3)), { transport: always.transport, store: memoryStore(), retries: 2, retryDelay: () => 0, newId: () => 'u' })).rejects.toThrow('Down');
+
+    let calls = 0;
+    const tooBig = fakeTransport({ fail: () => (calls++, new ApiError(413, 'File size should not exceed 50MB')) });
+    await expect(uploadInChunks(input(file(3)), { transport: tooBig.transport, store: memoryStore(), retryDelay: () => 0, newId: () => 'u' })).rejects.toThrow('50MB');
+    expect(calls).toBe(1);
+  });
+
+  it('keeps unfinished uploads in localStorage', () => {
+    localResumeStore.set('a:1:2', 'id-1');
+    expect(localResumeStore.get('a:1:2')).toBe('id-1');
+    localResumeStore.delete('a:1:2');
+    expect(localResumeStore.get('a:1:2')).toBeNull();
+  });
+});
