@@ -25,7 +25,7 @@ export const routes: RouteObject[] = [
           { index: true, lazy: load(() => import('@/features/videos/routes/home.tsx')) },
           { path: paths.search.path, lazy: load(() => import('@/features/search/routes/search.tsx')) },
           { path: paths.video.path, lazy: load(() => import('./routes/watch.tsx')) },
-          { path: paths.tweet.path, lazy: load(() => import('@/features/tweets/routes/tweet-detail.tsx')) },
+          { path: paths.tweet.path, lazy: load(() => import('@/app/routes/tweet-page.tsx')) },
           { path: paths.help.path, lazy: load(() => import('./routes/help.tsx')) },
           {
             path: paths.channel.root.path,

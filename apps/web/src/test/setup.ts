@@ -1,6 +1,7 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach, beforeEach, vi } from 'vitest';
+import toast from 'react-hot-toast';
 import { session } from '@/lib/session.ts';
 
 // Lazy route chunks load slowly on a busy machine.
@@ -26,4 +27,6 @@ afterEach(() => {
   localStorage.clear();
   session.setAccessToken(null);
   session.reload();
+  // Toasts live in a module-level store; one test's must not show in the next.
+  toast.remove();
 });
