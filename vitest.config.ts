@@ -36,6 +36,8 @@ export default defineConfig({
           include: ['src/**/*.test.{ts,tsx}'],
           environment: 'jsdom',
           setupFiles: ['src/test/setup.ts'],
+          // Screens render lazily through the router; a busy 2-core machine needs headroom.
+          testTimeout: 20_000,
         },
       },
     ],

@@ -54,3 +54,4 @@ export function paged<T extends z.ZodType>(item: T) {
 }
 
 export const API_PREFIX = '/api/v1';
+export type ImageRef = z.infer<typeof imageRef>;

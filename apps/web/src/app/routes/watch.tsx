@@ -26,7 +26,6 @@ function PlayerArea({ video, onEnded }: { video: Video; onEnded: () => void }) {
       poster={video.thumbnail?.url}
       storyboardUrl={video.storyboard?.url}
       duration={video.duration}
-      startAt={video.position}
       title={video.title}
       onFirstPlay={(position) => void countView(video._id, position)}
       onEnded={onEnded}

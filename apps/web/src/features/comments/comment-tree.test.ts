@@ -10,6 +10,9 @@ const c = (id: string, content = `text ${id}`): Comment => ({
   likes: 0,
   dislikes: 0,
   likeStatus: 0,
+  entityType: 'video',
+  entityId: 'v1',
+  parentId: null,
   createdAt: '2025-01-01T00:00:00Z',
   updatedAt: '2025-01-01T00:00:00Z',
 });

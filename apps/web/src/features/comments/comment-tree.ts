@@ -16,7 +16,20 @@ export const ROOT_ID = 'root';
 export function createRoot(): CommentNode {
   const owner = { _id: ROOT_ID, userName: ROOT_ID, fullName: ROOT_ID, avatar: null };
   return {
-    value: { _id: ROOT_ID, content: ROOT_ID, owner, replies: 0, likes: 0, dislikes: 0, likeStatus: 0, createdAt: '', updatedAt: '' },
+    value: {
+      _id: ROOT_ID,
+      content: ROOT_ID,
+      owner,
+      replies: 0,
+      likes: 0,
+      dislikes: 0,
+      likeStatus: 0,
+      entityType: 'video',
+      entityId: ROOT_ID,
+      parentId: null,
+      createdAt: '',
+      updatedAt: '',
+    },
     children: [],
   };
 }

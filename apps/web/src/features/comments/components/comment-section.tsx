@@ -116,6 +116,9 @@ function Section({ entityType, entityId, count = 0, onCountChange }: CommentSect
       const created = await postComment(entityType, entityId, parentId, content);
       const comment: Comment = {
         content,
+        entityType,
+        entityId,
+        parentId,
         replies: 0,
         likes: 0,
         dislikes: 0,
