@@ -4,7 +4,7 @@ import { owner } from './users.ts';
 
 export const TITLE_MAX = 100;
 export const DESCRIPTION_MAX = 5000;
-/** The spec's upload chunk; the server takes any chunk up to this size (see ADR 004-uploads). */
+/** The spec's upload chunk; the server takes any chunk up to this size (see ADR 005-uploads-and-transcode-jobs). */
 export const CHUNK_BYTES = 3 * 1024 * 1024;
 export const UNIQUE_ID = /^[A-Za-z0-9_-]{1,64}$/;
 /** Duration buckets in seconds (ADR 004-search-and-durations): short < 240 <= medium <= 900 < long. */
