@@ -13,13 +13,18 @@ export interface ScreenshotOptions {
   ready?: (page: Page, width: number) => Promise<void>;
 }
 
-/** Writes e2e/artifacts/screenshots/<name>-<width>.png at each width, then restores the viewport. */
+/**
+ * Writes e2e/artifacts/screenshots/<name>-<width>.png at each width, then restores the viewport.
+ * Before each shot: `ready`, no toast on screen, every image loaded.
+ */
 export async function screenshotWidths(page: Page, name: string, opts: ScreenshotOptions = {}): Promise<string[]> {
   const original = page.viewportSize();
   const files: string[] = [];
   for (const width of opts.widths ?? SCREEN_WIDTHS) {
     await page.setViewportSize({ width, height: opts.height ?? 900 });
     await opts.ready?.(page, width);
+    // Toasts (react-hot-toast: role=status + aria-live) are transient: shoot the page without them.
+    await page.locator('[role="status"][aria-live]').first().waitFor({ state: 'detached' });
     // Images that have not arrived would make a shot with holes.
     await page.waitForFunction(() => Array.from(document.images).every((img) => img.complete));
     const file = path.join(screenshotsDir, `${name}-${width}.png`);
