@@ -7,6 +7,7 @@ import {
   newAccount,
   screenshotWidths,
   test,
+  toastsGone,
   trackPlayback,
   uniqueName,
   uploadVideo,
@@ -36,7 +37,7 @@ async function watchReady(page: Page) {
 
 test('a visitor registers, verifies, logs in, searches, watches, likes, comments, replies and plays from a new playlist', async ({ page, request }) => {
   const account = newAccount('Ada Lovelace');
-  const [first] = seeded;
+  const [first, second] = seeded;
   await trackPlayback(page);
 
   await test.step('register through the UI', async () => {
@@ -129,15 +130,66 @@ test('a visitor registers, verifies, logs in, searches, watches, likes, comments
     await expect(dialog).toBeHidden();
   });
 
-  await test.step('play from the playlist', async () => {
+  await test.step('add the second video to it through its checkbox', async () => {
+    await page.getByRole('region', { name: 'Similar videos' }).getByRole('link', { name: second!.title }).click();
+    await expect(page.getByRole('heading', { level: 1, name: second!.title })).toBeVisible();
+    // The same text as the first save's toast: let that one go first.
+    await toastsGone(page);
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Save to playlist' });
+    await dialog.getByRole('checkbox', { name: playlistName }).check();
+    await expect(page.getByText(`Saved to ${playlistName} successfully`)).toBeVisible();
+    await page.keyboard.press('Escape');
+  });
+
+  await test.step('play from the playlist: it advances to the next video at the end', async () => {
     await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Playlists' }).click();
     await page.getByRole('link', { name: `Play all: ${playlistName}` }).click();
     await expect(page).toHaveURL(new RegExp(`/video/${first!._id}\\?listId=`));
     const panel = page.getByRole('region', { name: `Playlist ${playlistName}` });
-    await expect(panel).toBeVisible();
-    await expect(panel.getByText('1/1')).toBeVisible();
+    await expect(panel.getByText('1/2')).toBeVisible();
+    await expect(panel.locator('[aria-current="true"]')).toContainText(first!.title);
+    await waitForPlaying(page);
+    // The clips are 4 s long: the end of the first one moves on to the second, still in the list.
+    await expect(page).toHaveURL(new RegExp(`/video/${second!._id}\\?listId=`), { timeout: 30_000 });
+    await expect(panel.getByText('2/2')).toBeVisible();
     await waitForPlaying(page);
     await panel.getByRole('button', { name: 'Collapse playlist' }).click();
     await expect(panel.getByText('End of Playlist')).toBeVisible();
+  });
+});
+
+test('the player answers its shortcuts and previews the storyboard; a reload keeps the session', async ({ page, request }) => {
+  const viewer = await createChannelUser(request, 'Grace Hopper');
+  const [first] = seeded;
+  await trackPlayback(page);
+  await loginThroughUi(page, viewer.account);
+
+  await test.step('reload: the refresh cookie restores the session', async () => {
+    await page.goto(`/video/${first!._id}`);
+    await page.reload();
+    await expect(page.getByRole('button', { name: 'Log Out' })).toBeVisible();
+    await expect(page.getByRole('textbox', { name: 'Add a comment' })).toBeVisible();
+    await waitForPlaying(page);
+  });
+
+  const video = page.locator('video');
+  await test.step('k pauses and resumes, m mutes', async () => {
+    await page.keyboard.press('k');
+    await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.paused)).toBe(true);
+    await expect(page.getByRole('button', { name: 'Play', exact: true })).toBeAttached();
+    await page.keyboard.press('k');
+    await waitForPlaying(page);
+    await page.keyboard.press('m');
+    await expect(page.getByRole('button', { name: 'Unmute' })).toBeAttached();
+  });
+
+  await test.step('hovering the seek bar shows a storyboard frame', async () => {
+    const seek = page.getByRole('slider', { name: 'Seek' });
+    const box = (await seek.boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    const frame = page.locator('[style*="background-image"]');
+    await expect(frame).toBeVisible();
+    await expect.poll(() => frame.evaluate((el) => getComputedStyle(el).backgroundImage)).toMatch(/^url\(".*\/media\//);
   });
 });

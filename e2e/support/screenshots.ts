@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { artifactsDir } from './env.ts';
+import { toastsGone } from './ui.ts';
 
 export const SCREEN_WIDTHS = [360, 800, 1440] as const;
 export const screenshotsDir = path.join(artifactsDir, 'screenshots');
@@ -23,8 +24,8 @@ export async function screenshotWidths(page: Page, name: string, opts: Screensho
   for (const width of opts.widths ?? SCREEN_WIDTHS) {
     await page.setViewportSize({ width, height: opts.height ?? 900 });
     await opts.ready?.(page, width);
-    // Toasts (react-hot-toast: role=status + aria-live) are transient: shoot the page without them.
-    await page.locator('[role="status"][aria-live]').first().waitFor({ state: 'detached' });
+    // Toasts are transient: shoot the page without them.
+    await toastsGone(page);
     // Images that have not arrived would make a shot with holes.
     await page.waitForFunction(() => Array.from(document.images).every((img) => img.complete));
     const file = path.join(screenshotsDir, `${name}-${width}.png`);

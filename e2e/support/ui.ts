@@ -11,3 +11,8 @@ export async function loginThroughUi(page: Page, account: Pick<NewAccount, 'emai
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByRole('button', { name: 'Log Out' })).toBeVisible();
 }
+
+/** Resolves once no toast (react-hot-toast: role=status + aria-live) is left on the page. */
+export async function toastsGone(page: Page): Promise<void> {
+  await page.locator('[role="status"][aria-live]').first().waitFor({ state: 'detached' });
+}

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { session } from '@/lib/session.ts';
 import { makeVideo } from '@/test/fixtures.ts';
-import { fakeApi, renderApp } from '@/test/render.tsx';
+import { fakeApi, renderApp, type Handler } from '@/test/render.tsx';
 
 const me = { userId: 'me', userName: 'me', fullName: 'Me Myself', email: 'me@x.io', avatar: null, cover: null };
 const comment = (id: string, over: object = {}) => ({
@@ -19,10 +19,11 @@ const comment = (id: string, over: object = {}) => ({
   ...over,
 });
 
-function server() {
+/** The fake API of these tests; `server()` installs it. */
+function fakeServer(): Handler {
   const long = 'x'.repeat(150);
   let playlists = [{ _id: 'p1', name: 'Favourites', noOfVideos: 0, videoId: null, thumbnail: null, owner: { userName: 'me', fullName: 'Me' }, videoStatus: false, createdAt: '', updatedAt: '' }];
-  return fakeApi((url, init) => {
+  return (url, init) => {
     const p = url.pathname.replace('/api/v1/', '');
     const method = init.method ?? 'GET';
     if (p === 'users/me') return { data: { user: { _id: 'me', userName: 'me', fullName: 'Me Myself', email: 'me@x.io', avatar: null, coverImage: null } } };
@@ -43,8 +44,9 @@ function server() {
     }
     if (p === 'videos/v1/views') return { data: { counted: true } };
     return undefined;
-  });
+  };
 }
+const server = () => fakeApi(fakeServer());
 
 describe('watch page', () => {
   it('shows the video, description cut at 100 characters, like, subscribe and similar videos', async () => {
@@ -91,6 +93,26 @@ describe('watch page', () => {
     expect(await screen.findByText('Saved to Road trip successfully')).toBeInTheDocument();
     expect(calls.find((c) => c.method === 'POST' && c.url.pathname === '/api/v1/playlists')!.body).toEqual({ name: 'Road trip', videoId: 'v1' });
     expect(await within(dialog).findByRole('checkbox', { name: 'Road trip' })).toBeChecked();
+  });
+
+  it('ticks a playlist checkbox at once and unticks it when the server refuses', async () => {
+    session.setUser(me);
+    let answer!: (a: { status: number; message: string }) => void;
+    const base = fakeServer();
+    const calls = fakeApi((url, init) => (url.pathname.endsWith('/playlists/p1/v1') ? new Promise((resolve) => (answer = resolve)) : base(url, init)));
+    renderApp('/video/v1');
+    await userEvent.click(await screen.findByRole('button', { name: 'Save' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Save to playlist' });
+    const box = await within(dialog).findByRole('checkbox', { name: 'Favourites' });
+    await userEvent.click(box);
+    // Still waiting for the server: already ticked, and locked against a second click.
+    await waitFor(() => expect(calls.some((c) => c.url.pathname.endsWith('/playlists/p1/v1'))).toBe(true));
+    expect(box).toBeChecked();
+    expect(box).toBeDisabled();
+    answer({ status: 404, message: 'Playlist not found' });
+    expect(await screen.findByText('Playlist not found')).toBeInTheDocument();
+    expect(box).not.toBeChecked();
+    expect(box).toBeEnabled();
   });
 
   it('threads comments: replies collapsed, author-only menu, delete reduces the count by deletedCount, new comment inserted', async () => {
