@@ -154,6 +154,7 @@ test('a visitor registers, verifies, logs in, searches, watches, likes, comments
     await expect(page).toHaveURL(new RegExp(`/video/${second!._id}\\?listId=`), { timeout: 30_000 });
     await expect(panel.getByText('2/2')).toBeVisible();
     await waitForPlaying(page);
+    await screenshotWidths(page, 'watch-playlist', { ready: async (p) => expect(p.getByRole('region', { name: `Playlist ${playlistName}` })).toBeVisible() });
     await panel.getByRole('button', { name: 'Collapse playlist' }).click();
     await expect(panel.getByText('End of Playlist')).toBeVisible();
   });

@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { session } from '@/lib/session.ts';
 import { makeVideo } from '@/test/fixtures.ts';
 import { fakeApi, renderApp, type Handler } from '@/test/render.tsx';
@@ -144,6 +144,37 @@ describe('watch page', () => {
     expect(await screen.findByText('hello there')).toBeInTheDocument();
     expect(screen.getByRole('heading', { name: '2 Comments' })).toBeInTheDocument();
     expect(screen.getByRole('textbox', { name: 'Add a comment' })).toHaveValue('');
+  });
+
+  describe('from a playlist', () => {
+    const withPlaylist = () => {
+      const base = fakeServer();
+      const playlist = { _id: 'p9', name: 'Road trip', noOfVideos: 2, videoId: 'v1', thumbnail: null, owner: { userName: 'me', fullName: 'Me' }, createdAt: '', updatedAt: '', videos: [makeVideo(1), makeVideo(2)] };
+      fakeApi((url, init) => (url.pathname === '/api/v1/playlists/p9' ? { data: { playlist } } : base(url, init)));
+    };
+    const wideScreen = (wide: boolean) =>
+      vi.spyOn(window, 'matchMedia').mockImplementation((query) => ({ matches: wide && query === '(min-width: 1024px)', media: query, addEventListener() {}, removeEventListener() {} }) as unknown as MediaQueryList);
+
+    it('puts the panel under the video on one column, before the comments; collapsed it names the next video', async () => {
+      wideScreen(false);
+      withPlaylist();
+      renderApp('/video/v1?listId=p9');
+      const panel = await screen.findByRole('region', { name: 'Playlist Road trip' });
+      const comments = screen.getByRole('heading', { name: /Comments$/ });
+      expect(panel.compareDocumentPosition(comments) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+      expect(screen.getByRole('complementary', { name: 'Up next' })).not.toContainElement(panel);
+      expect(within(panel).getByText(/1\/2/)).toBeInTheDocument();
+      await userEvent.click(within(panel).getByRole('button', { name: 'Collapse playlist' }));
+      expect(within(panel).getByText('Video 2')).toBeInTheDocument();
+    });
+
+    it('puts the panel beside the player on two columns', async () => {
+      wideScreen(true);
+      withPlaylist();
+      renderApp('/video/v1?listId=p9');
+      const panel = await screen.findByRole('region', { name: 'Playlist Road trip' });
+      expect(screen.getByRole('complementary', { name: 'Up next' })).toContainElement(panel);
+    });
   });
 
   it('goes home when the video fails to load', async () => {
