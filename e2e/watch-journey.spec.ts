@@ -194,3 +194,24 @@ test('the player answers its shortcuts and previews the storyboard; a reload kee
     await expect.poll(() => frame.evaluate((el) => getComputedStyle(el).backgroundImage)).toMatch(/^url\(".*\/media\//);
   });
 });
+
+test('search filters: duration narrows the videos, the channel type lists channels and resets the rest', async ({ page }) => {
+  await page.goto(`/search?searchText=${tag}&t=1`);
+  const results = page.getByRole('list', { name: 'Search results' });
+  await expect(results.getByRole('heading', { level: 3 })).toHaveCount(2);
+  await page.getByRole('button', { name: 'Filters' }).click();
+  await page.getByRole('button', { name: 'Over 15 minutes' }).click();
+  await expect(page.getByText('No videos found')).toBeVisible();
+  await page.getByRole('button', { name: 'Under 4 minutes' }).click();
+  await expect(results.getByRole('heading', { level: 3 })).toHaveCount(2);
+
+  const box = page.getByRole('searchbox', { name: 'Search' });
+  await box.fill('Glimpse Studio');
+  await page.getByRole('button', { name: 'Search', exact: true }).click();
+  // A new search keeps the filter panel open but starts from the default filters.
+  await expect(page.getByRole('button', { name: 'Any', exact: true })).toHaveAttribute('aria-pressed', 'true');
+  await page.getByRole('button', { name: 'Channel', exact: true }).click();
+  await expect(page.getByRole('button', { name: 'Any', exact: true })).toBeDisabled();
+  await expect(page.getByRole('button', { name: 'Any', exact: true })).toHaveAttribute('aria-pressed', 'true');
+  await expect(results.getByRole('link', { name: /Glimpse Studio/ })).toContainText('2 videos');
+});
