@@ -36,6 +36,8 @@ export default defineConfig({
           include: ['src/**/*.test.{ts,tsx}'],
           environment: 'jsdom',
           setupFiles: ['src/test/setup.ts'],
+          // Whole-app renders with lazy routes take seconds when the shared machine is busy.
+          testTimeout: 20_000,
         },
       },
     ],
