@@ -25,7 +25,8 @@ test.beforeAll(async ({ request }) => {
   // Sequential: the transcode worker takes one job at a time anyway.
   seeded = [
     await uploadVideo(channel, { title: `Ocean sunrise ${tag}`, pattern: 'testsrc2', frequency: 440 }),
-    await uploadVideo(channel, { title: `Mountain trail ${tag}`, pattern: 'smptebars', frequency: 660 }),
+    // Long enough to resume from the middle (the player skips the first and last 5 s).
+    await uploadVideo(channel, { title: `Mountain trail ${tag}`, pattern: 'smptebars', frequency: 660, seconds: 20 }),
   ];
 });
 
@@ -150,7 +151,7 @@ test('a visitor registers, verifies, logs in, searches, watches, likes, comments
     await expect(panel.getByText('1/2')).toBeVisible();
     await expect(panel.locator('[aria-current="true"]')).toContainText(first!.title);
     await waitForPlaying(page);
-    // The clips are 4 s long: the end of the first one moves on to the second, still in the list.
+    // The first clip is 4 s long: its end moves on to the second, still in the list.
     await expect(page).toHaveURL(new RegExp(`/video/${second!._id}\\?listId=`), { timeout: 30_000 });
     await expect(panel.getByText('2/2')).toBeVisible();
     await waitForPlaying(page);
@@ -160,9 +161,9 @@ test('a visitor registers, verifies, logs in, searches, watches, likes, comments
   });
 });
 
-test('the player answers its shortcuts and previews the storyboard; a reload keeps the session', async ({ page, request }) => {
+test('the player answers its shortcuts, resumes where it paused and previews the storyboard; a reload keeps the session', async ({ page, request }) => {
   const viewer = await createChannelUser(request, 'Grace Hopper');
-  const [first] = seeded;
+  const [first, second] = seeded;
   await trackPlayback(page);
   await loginThroughUi(page, viewer.account);
 
@@ -183,6 +184,19 @@ test('the player answers its shortcuts and previews the storyboard; a reload kee
     await waitForPlaying(page);
     await page.keyboard.press('m');
     await expect(page.getByRole('button', { name: 'Unmute' })).toBeAttached();
+  });
+
+  await test.step('l jumps 10 s ahead; after a pause a reload resumes there', async () => {
+    await page.goto(`/video/${second!._id}`);
+    await waitForPlaying(page);
+    await page.keyboard.press('l');
+    await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime)).toBeGreaterThanOrEqual(10);
+    await page.keyboard.press('k');
+    await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.paused)).toBe(true);
+    await page.reload();
+    await waitForPlaying(page);
+    // Checked at once: played from 0 it would take 10 s to get there.
+    expect(await video.evaluate((v: HTMLVideoElement) => v.currentTime)).toBeGreaterThanOrEqual(10);
   });
 
   await test.step('hovering the seek bar shows a storyboard frame', async () => {
