@@ -1,7 +1,5 @@
 import { defineConfig } from '@playwright/test';
-
-const port = Number(process.env.E2E_PORT ?? 3199);
-const dataDir = process.env.E2E_DATA_DIR ?? '/tmp/glimpse-e2e';
+import { baseURL, dataDir, port } from './support/env.ts';
 
 /** Runs against the real server (built web app, PGlite, local storage) in Debian's Chromium. */
 export default defineConfig({
@@ -14,7 +12,7 @@ export default defineConfig({
   retries: 0,
   reporter: [['list']],
   use: {
-    baseURL: `http://127.0.0.1:${port}`,
+    baseURL,
     browserName: 'chromium',
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
@@ -34,7 +32,7 @@ export default defineConfig({
   webServer: {
     command: `rm -rf ${dataDir} && npm run start --workspace @glimpse/server`,
     cwd: '..',
-    url: `http://127.0.0.1:${port}/api/v1/health`,
+    url: `${baseURL}/api/v1/health`,
     timeout: 120_000,
     reuseExistingServer: false,
     stdout: 'pipe',
@@ -42,7 +40,7 @@ export default defineConfig({
       PORT: String(port),
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      PUBLIC_URL: baseURL,
       RATE_LIMITS_ENABLED: 'false',
       LOG_LEVEL: 'warn',
     },

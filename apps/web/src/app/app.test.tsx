@@ -86,5 +86,9 @@ describe('shell', () => {
     expect(screen.getAllByRole('navigation', { name: 'Main menu' })).toHaveLength(2);
     await userEvent.click(screen.getByRole('button', { name: 'Close menu' }));
     expect(screen.getAllByRole('navigation', { name: 'Main menu' })).toHaveLength(1);
+    await userEvent.click(toggle);
+    await userEvent.keyboard('{Escape}');
+    expect(screen.getAllByRole('navigation', { name: 'Main menu' })).toHaveLength(1);
+    expect(toggle).toHaveAttribute('aria-expanded', 'false');
   });
 });

@@ -5,7 +5,9 @@ import { AppProvider } from '@/app/provider.tsx';
 import { routes } from '@/app/router.tsx';
 import { createQueryClient } from '@/lib/query-client.ts';
 
-export type Handler = (url: URL, init: RequestInit) => { status?: number; data?: unknown; message?: string } | undefined;
+type Answer = { status?: number; data?: unknown; message?: string } | undefined;
+/** May answer later (a promise) to hold a call in flight. */
+export type Handler = (url: URL, init: RequestInit) => Answer | Promise<Answer>;
 
 /**
  * Fake the API at the network boundary: `handler` answers each call (undefined -> 404).
@@ -19,7 +21,7 @@ export function fakeApi(handler: Handler) {
       const url = new URL(input, 'http://localhost');
       const body = typeof init.body === 'string' ? JSON.parse(init.body) : init.body;
       calls.push({ url, method: init.method ?? 'GET', body });
-      const answer = handler(url, init) ?? { status: 404, message: 'Not found' };
+      const answer = (await handler(url, init)) ?? { status: 404, message: 'Not found' };
       const status = answer.status ?? 200;
       const ok = status < 400;
       return new Response(JSON.stringify({ statusCode: status, data: answer.data ?? null, message: answer.message ?? '', success: ok, errors: [] }), {

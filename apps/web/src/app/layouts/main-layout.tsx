@@ -1,5 +1,5 @@
 import clsx from 'clsx';
-import { Suspense, useState } from 'react';
+import { Suspense, useEffect, useState } from 'react';
 import { Outlet, useLocation, useMatch } from 'react-router';
 import { Spinner } from '@/components/ui/spinner.tsx';
 import { paths } from '@/config/paths.ts';
@@ -21,6 +21,15 @@ export function MainLayout() {
     setPath(location.pathname);
     setShowNavbar(false);
   }
+  // The overlay covers the page like a dialog: Escape closes it.
+  useEffect(() => {
+    if (!showNavbar) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') setShowNavbar(false);
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [showNavbar]);
 
   return (
     <div className="min-h-screen">

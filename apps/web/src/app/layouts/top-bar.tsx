@@ -32,7 +32,8 @@ function SearchBox() {
         placeholder="Search"
         value={text}
         onChange={(e) => setText(e.target.value)}
-        className="h-10 min-w-0 flex-1 rounded-l-full border border-zinc-300 px-4 text-sm"
+        // Ring drawn inside: outside it would run over the search button.
+        className="h-10 min-w-0 flex-1 rounded-l-full border border-zinc-300 px-4 text-sm focus-visible:-outline-offset-2"
       />
       <button type="submit" aria-label="Search" title="Search" className="flex h-10 w-12 shrink-0 items-center justify-center rounded-r-full border border-l-0 border-zinc-300 bg-zinc-50 hover:bg-zinc-100">
         <Search className="size-5" aria-hidden />

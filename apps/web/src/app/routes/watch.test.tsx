@@ -1,9 +1,9 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { session } from '@/lib/session.ts';
 import { makeVideo } from '@/test/fixtures.ts';
-import { fakeApi, renderApp } from '@/test/render.tsx';
+import { fakeApi, renderApp, type Handler } from '@/test/render.tsx';
 
 const me = { userId: 'me', userName: 'me', fullName: 'Me Myself', email: 'me@x.io', avatar: null, cover: null };
 const comment = (id: string, over: object = {}) => ({
@@ -19,10 +19,11 @@ const comment = (id: string, over: object = {}) => ({
   ...over,
 });
 
-function server() {
+/** The fake API of these tests; `server()` installs it. */
+function fakeServer(): Handler {
   const long = 'x'.repeat(150);
   let playlists = [{ _id: 'p1', name: 'Favourites', noOfVideos: 0, videoId: null, thumbnail: null, owner: { userName: 'me', fullName: 'Me' }, videoStatus: false, createdAt: '', updatedAt: '' }];
-  return fakeApi((url, init) => {
+  return (url, init) => {
     const p = url.pathname.replace('/api/v1/', '');
     const method = init.method ?? 'GET';
     if (p === 'users/me') return { data: { user: { _id: 'me', userName: 'me', fullName: 'Me Myself', email: 'me@x.io', avatar: null, coverImage: null } } };
@@ -43,8 +44,9 @@ function server() {
     }
     if (p === 'videos/v1/views') return { data: { counted: true } };
     return undefined;
-  });
+  };
 }
+const server = () => fakeApi(fakeServer());
 
 describe('watch page', () => {
   it('shows the video, description cut at 100 characters, like, subscribe and similar videos', async () => {
@@ -93,6 +95,26 @@ describe('watch page', () => {
     expect(await within(dialog).findByRole('checkbox', { name: 'Road trip' })).toBeChecked();
   });
 
+  it('ticks a playlist checkbox at once and unticks it when the server refuses', async () => {
+    session.setUser(me);
+    let answer!: (a: { status: number; message: string }) => void;
+    const base = fakeServer();
+    const calls = fakeApi((url, init) => (url.pathname.endsWith('/playlists/p1/v1') ? new Promise((resolve) => (answer = resolve)) : base(url, init)));
+    renderApp('/video/v1');
+    await userEvent.click(await screen.findByRole('button', { name: 'Save' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Save to playlist' });
+    const box = await within(dialog).findByRole('checkbox', { name: 'Favourites' });
+    await userEvent.click(box);
+    // Still waiting for the server: already ticked, and locked against a second click.
+    await waitFor(() => expect(calls.some((c) => c.url.pathname.endsWith('/playlists/p1/v1'))).toBe(true));
+    expect(box).toBeChecked();
+    expect(box).toBeDisabled();
+    answer({ status: 404, message: 'Playlist not found' });
+    expect(await screen.findByText('Playlist not found')).toBeInTheDocument();
+    expect(box).not.toBeChecked();
+    expect(box).toBeEnabled();
+  });
+
   it('threads comments: replies collapsed, author-only menu, delete reduces the count by deletedCount, new comment inserted', async () => {
     session.setUser(me);
     server();
@@ -122,6 +144,37 @@ describe('watch page', () => {
     expect(await screen.findByText('hello there')).toBeInTheDocument();
     expect(screen.getByRole('heading', { name: '2 Comments' })).toBeInTheDocument();
     expect(screen.getByRole('textbox', { name: 'Add a comment' })).toHaveValue('');
+  });
+
+  describe('from a playlist', () => {
+    const withPlaylist = () => {
+      const base = fakeServer();
+      const playlist = { _id: 'p9', name: 'Road trip', noOfVideos: 2, videoId: 'v1', thumbnail: null, owner: { userName: 'me', fullName: 'Me' }, createdAt: '', updatedAt: '', videos: [makeVideo(1), makeVideo(2)] };
+      fakeApi((url, init) => (url.pathname === '/api/v1/playlists/p9' ? { data: { playlist } } : base(url, init)));
+    };
+    const wideScreen = (wide: boolean) =>
+      vi.spyOn(window, 'matchMedia').mockImplementation((query) => ({ matches: wide && query === '(min-width: 1024px)', media: query, addEventListener() {}, removeEventListener() {} }) as unknown as MediaQueryList);
+
+    it('puts the panel under the video on one column, before the comments; collapsed it names the next video', async () => {
+      wideScreen(false);
+      withPlaylist();
+      renderApp('/video/v1?listId=p9');
+      const panel = await screen.findByRole('region', { name: 'Playlist Road trip' });
+      const comments = screen.getByRole('heading', { name: /Comments$/ });
+      expect(panel.compareDocumentPosition(comments) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+      expect(screen.getByRole('complementary', { name: 'Up next' })).not.toContainElement(panel);
+      expect(within(panel).getByText(/1\/2/)).toBeInTheDocument();
+      await userEvent.click(within(panel).getByRole('button', { name: 'Collapse playlist' }));
+      expect(within(panel).getByText('Video 2')).toBeInTheDocument();
+    });
+
+    it('puts the panel beside the player on two columns', async () => {
+      wideScreen(true);
+      withPlaylist();
+      renderApp('/video/v1?listId=p9');
+      const panel = await screen.findByRole('region', { name: 'Playlist Road trip' });
+      expect(screen.getByRole('complementary', { name: 'Up next' })).toContainElement(panel);
+    });
   });
 
   it('goes home when the video fails to load', async () => {

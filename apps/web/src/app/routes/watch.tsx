@@ -11,7 +11,11 @@ import { SaveToPlaylist } from '@/features/playlists/components/save-to-playlist
 import { countView, useSimilarVideos, useVideo } from '@/features/videos/api/videos-api.ts';
 import { VideoDetails } from '@/features/videos/components/video-details.tsx';
 import { VideoPlayer } from '@/features/videos/components/video-player.tsx';
+import { useMediaQuery } from '@/lib/use-media-query.ts';
 import type { Video } from '@/types/api.ts';
+
+/** Tailwind's lg: from here the page has two columns (flex-row below). */
+const TWO_COLUMNS = '(min-width: 1024px)';
 
 function PlayerArea({ video, onEnded }: { video: Video; onEnded: () => void }) {
   const src = video.videoFile?.url;
@@ -65,6 +69,7 @@ function Watch({ videoId, listId }: { videoId: string; listId: string | null }) 
   const video = useVideo(videoId);
   const playlist = useQuery({ ...playlistQueryOptions(listId ?? ''), enabled: listId !== null });
   const inPlaylist = playlist.data ? playlist.data.videos.some((v) => v._id === videoId) : null;
+  const wide = useMediaQuery(TWO_COLUMNS);
 
   // Spec §8: a failed load goes to the plain video page when a list was given, else home;
   // a playlist not containing the video (or failing to load) goes to the plain video page.
@@ -85,17 +90,20 @@ function Watch({ videoId, listId }: { videoId: string; listId: string | null }) 
     if (next && listId) navigate(paths.video.getHref(next._id, listId));
   };
 
+  const panel = playlist.data && inPlaylist ? <PlaylistPanel playlist={playlist.data} videoId={videoId} /> : null;
   return (
     <div className="mx-auto flex max-w-[1700px] flex-col gap-6 py-0 sm:px-4 sm:py-4 lg:flex-row">
       <div className="min-w-0 flex-1">
         <PlayerArea video={video.data} onEnded={onEnded} />
         <div className="px-3 sm:px-0">
           <VideoDetails video={video.data} actions={<SaveToPlaylist videoId={videoId} />} />
+          {/* One column: the playlist comes right under the video, not after every comment. */}
+          {!wide && panel && <div className="mt-4">{panel}</div>}
           <CommentSection entityType="video" entityId={videoId} count={video.data.noOfComments ?? 0} />
         </div>
       </div>
       <aside className="flex w-full shrink-0 flex-col gap-6 px-3 sm:px-0 lg:w-[380px]" aria-label="Up next">
-        {playlist.data && inPlaylist && <PlaylistPanel playlist={playlist.data} videoId={videoId} />}
+        {wide && panel}
         <SimilarVideos videoId={videoId} />
       </aside>
     </div>

@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Avatar } from '@/components/ui/avatar.tsx';
 import { paths } from '@/config/paths.ts';
-import { formatCount, formatDuration, formatRelative } from '@/lib/format.ts';
+import { formatDuration, formatRelative, plural } from '@/lib/format.ts';
 import type { Video } from '@/types/api.ts';
 import { Thumbnail } from './thumbnail.tsx';
 
@@ -15,7 +15,7 @@ import { Thumbnail } from './thumbnail.tsx';
 export function VideoCard({ video, layout = 'card', listId }: { video: Video; layout?: 'card' | 'row' | 'responsive' | 'compact'; listId?: string }) {
   const href = paths.video.getHref(video._id, listId);
   const channelHref = paths.channel.videos.getHref(video.owner.userName);
-  const meta = `${formatCount(video.views)} views · ${formatRelative(video.createdAt)}`;
+  const meta = `${plural(video.views, 'view')} · ${formatRelative(video.createdAt)}`;
   const row = layout === 'row' || layout === 'compact';
   const responsive = layout === 'responsive';
   return (

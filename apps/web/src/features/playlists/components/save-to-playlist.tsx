@@ -16,9 +16,14 @@ function SaveDialogBody({ videoId }: { videoId: string }) {
   const [name, setName] = useState('');
   const [creating, setCreating] = useState(false);
 
-  // The checkbox adds or removes the video at once (spec §4).
+  const mark = (id: string, checked: boolean) =>
+    qc.setQueryData(options.queryKey, (old) => old?.map((p) => (p._id === id ? { ...p, videoStatus: checked, noOfVideos: p.noOfVideos + (checked ? 1 : -1) } : p)));
+
+  // The checkbox adds or removes the video at once (spec §4). It shows the new state right
+  // away (a controlled box would otherwise stay put for the whole round trip) and goes back on failure.
   const toggle = async (id: string, playlistName: string, checked: boolean) => {
     setPending(id);
+    mark(id, checked);
     try {
       if (checked) {
         await addToPlaylist(id, videoId);
@@ -27,8 +32,8 @@ function SaveDialogBody({ videoId }: { videoId: string }) {
         await removeFromPlaylist(id, videoId);
         toast.success(`Removed from ${playlistName}`);
       }
-      qc.setQueryData(options.queryKey, (old) => old?.map((p) => (p._id === id ? { ...p, videoStatus: checked, noOfVideos: p.noOfVideos + (checked ? 1 : -1) } : p)));
     } catch (err) {
+      mark(id, !checked);
       toast.error(errorMessage(err));
     }
     setPending(null);

@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { Thumbnail } from '@/components/media/thumbnail.tsx';
 import { Avatar } from '@/components/ui/avatar.tsx';
 import { paths } from '@/config/paths.ts';
-import { formatCount, formatRelative } from '@/lib/format.ts';
+import { formatRelative, plural } from '@/lib/format.ts';
 import type { ChannelSummary, PlaylistSummary } from '@/types/api.ts';
 
 export function PlaylistRow({ playlist }: { playlist: PlaylistSummary }) {
@@ -41,8 +41,8 @@ export function ChannelRow({ channel }: { channel: ChannelSummary }) {
         <div className="min-w-0">
           <h3 className="truncate text-lg font-semibold">{channel.fullName}</h3>
           <p className="text-sm text-zinc-600">
-            @{channel.userName} · {formatCount(subscribers)} subscribers
-            {channel.videoCount !== undefined && ` · ${formatCount(channel.videoCount)} videos`}
+            @{channel.userName} · {plural(subscribers, 'subscriber')}
+            {channel.videoCount !== undefined && ` · ${plural(channel.videoCount, 'video')}`}
           </p>
         </div>
       </Link>

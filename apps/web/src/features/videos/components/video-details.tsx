@@ -7,7 +7,7 @@ import { Avatar } from '@/components/ui/avatar.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { paths } from '@/config/paths.ts';
 import { errorMessage } from '@/lib/api-client.ts';
-import { formatCount, formatRelative } from '@/lib/format.ts';
+import { formatCount, formatRelative, plural } from '@/lib/format.ts';
 import { useStoredUser } from '@/lib/session.ts';
 import type { LikeStatus, Video } from '@/types/api.ts';
 import { reactToVideo, toggleSubscription } from '../api/videos-api.ts';
@@ -89,7 +89,7 @@ export function VideoDetails({ video, actions }: { video: Video; actions?: React
             <Avatar src={video.owner.avatar?.url} fullName={video.owner.fullName} size={40} />
             <span className="min-w-0">
               <span className="block truncate font-semibold">{video.owner.fullName}</span>
-              <span className="block text-xs text-zinc-600">{formatCount(subscribers)} subscribers</span>
+              <span className="block text-xs text-zinc-600">{plural(subscribers, 'subscriber')}</span>
             </span>
           </Link>
           {!own && <SubscribeButton channelId={video.owner._id} initial={video.isSubscribed ?? false} initialCount={video.subscribers ?? 0} onCount={setSubscribers} />}
@@ -101,7 +101,7 @@ export function VideoDetails({ video, actions }: { video: Video; actions?: React
       </div>
       <div className="rounded-xl bg-zinc-100 p-3">
         <p className="mb-1 text-sm font-semibold">
-          {formatCount(video.views)} views · <time dateTime={video.createdAt}>{formatRelative(video.createdAt)}</time>
+          {plural(video.views, 'view')} · <time dateTime={video.createdAt}>{formatRelative(video.createdAt)}</time>
         </p>
         <Description text={video.description} />
       </div>

@@ -2,6 +2,7 @@ import clsx from 'clsx';
 import { Maximize, Minimize, Pause, Play, Volume2, VolumeX } from 'lucide-react';
 import { useEffect, useRef, useState, type PointerEvent as ReactPointerEvent } from 'react';
 import { formatDuration } from '@/lib/format.ts';
+import { playbackEngine } from '../playback-engine.ts';
 import { cueAt, parseStoryboard, shortcutFor, type PlayerAction, type StoryboardCue } from '../storyboard.ts';
 
 interface Level {
@@ -22,9 +23,9 @@ const isTyping = (el: EventTarget | null) =>
   el instanceof HTMLElement && (el.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(el.tagName));
 
 /**
- * HLS player: native HLS where the browser has it, else hls.js loaded on demand (never
- * in the main bundle). Quality choice, keyboard shortcuts, storyboard previews on the
- * seek bar, and resume from the last position.
+ * HLS player: hls.js loaded on demand (never in the main bundle) where MSE exists, native
+ * HLS elsewhere (playback-engine.ts). Quality choice, keyboard shortcuts, storyboard
+ * previews on the seek bar, and resume from the last position.
  */
 export function VideoPlayer({
   videoId,
@@ -65,12 +66,12 @@ export function VideoPlayer({
     callbacks.current = { onFirstPlay, onEnded };
   });
 
-  // Source: native HLS or hls.js.
+  // Source: hls.js (MSE) or native HLS.
   useEffect(() => {
     const el = video.current;
     if (!el) return;
     let cancelled = false;
-    if (el.canPlayType('application/vnd.apple.mpegurl')) {
+    if (playbackEngine(window, el.canPlayType('application/vnd.apple.mpegurl') !== '') === 'native') {
       el.src = src;
     } else {
       void import('hls.js').then(({ default: Hls }) => {

@@ -1,0 +1,42 @@
+import { expect, loginThroughUi, mailedLink, newAccount, register, test, verifyFromOutbox } from './support/index.ts';
+
+test('logging in before verifying shows the verify-email notice', async ({ page, request }) => {
+  const account = newAccount('Unverified User');
+  await register(request, account);
+  await page.goto('/login');
+  await page.getByLabel('Email').fill(account.email);
+  await page.getByLabel('Password').fill(account.password);
+  await page.getByRole('button', { name: 'Log In' }).click();
+  await expect(page.getByRole('alert')).toContainText('Your email address is not verified yet.');
+  await expect(page).toHaveURL(/\/login$/);
+});
+
+test('forgot password: the mailed link resets it; log out survives a reload', async ({ page, request }) => {
+  const account = newAccount('Forgetful User');
+  await register(request, account);
+  await verifyFromOutbox(request, account.email);
+
+  await page.goto('/login');
+  await page.getByRole('button', { name: 'Forgot password?' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Forgot password' });
+  await dialog.getByLabel('Email').fill(account.email);
+  await dialog.getByRole('button', { name: 'Send reset link' }).click();
+  await expect(page.getByText('A reset password link has been sent to your given email ID.')).toBeVisible();
+
+  const link = await mailedLink(account.email, '/password-reset');
+  await page.goto(link.pathname + link.search);
+  const newPassword = 'brand-new-secret';
+  await page.getByLabel('New password').fill(newPassword);
+  await page.getByLabel('Confirm password').fill(newPassword);
+  await page.getByRole('button', { name: 'Reset Password' }).click();
+  await expect(page.getByText('Password reset successfully')).toBeVisible();
+  await expect(page).toHaveURL(/\/login$/);
+
+  await loginThroughUi(page, { email: account.email, password: newPassword });
+  await page.getByRole('button', { name: 'Log Out' }).click();
+  await expect(page.getByText('Logged out successfully')).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Log In' })).toBeVisible();
+  // The refresh cookie went with the session: a reload does not log back in.
+  await page.reload();
+  await expect(page.getByRole('link', { name: 'Log In' })).toBeVisible();
+});

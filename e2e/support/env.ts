@@ -1,0 +1,11 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** One place for where the e2e server listens and keeps its data, read by the config and the helpers. */
+export const port = Number(process.env.E2E_PORT ?? 3199);
+export const dataDir = process.env.E2E_DATA_DIR ?? '/tmp/glimpse-e2e';
+export const baseURL = `http://127.0.0.1:${port}`;
+export const outboxDir = path.join(dataDir, 'outbox');
+
+const e2eDir = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+export const artifactsDir = path.join(e2eDir, 'artifacts');
