@@ -42,7 +42,7 @@ function fakeServer(): Handler {
       playlists = [...playlists, created];
       return { status: 201, data: { playlist: created } };
     }
-    if (p === 'videos/v1/views') return { data: { counted: true } };
+    if (p === 'videos/v1/views') return { data: { counted: true, views: 2500 } };
     return undefined;
   };
 }
@@ -75,6 +75,8 @@ describe('watch page', () => {
     fireEvent.playing(player);
     fireEvent.playing(player);
     await waitFor(() => expect(calls.filter((c) => c.url.pathname.endsWith('/videos/v1/views'))).toHaveLength(1));
+    // The page shows the server's new count.
+    expect(await screen.findByText(/2\.50K views/)).toBeInTheDocument();
   });
 
   it('saves to a playlist by checkbox and to a new playlist', async () => {

@@ -8,7 +8,7 @@ import { CommentSection } from '@/features/comments/components/comment-section.t
 import { playlistQueryOptions } from '@/features/playlists/api/playlists-api.ts';
 import { nextInPlaylist, PlaylistPanel } from '@/features/playlists/components/playlist-panel.tsx';
 import { SaveToPlaylist } from '@/features/playlists/components/save-to-playlist.tsx';
-import { countView, useSimilarVideos, useVideo } from '@/features/videos/api/videos-api.ts';
+import { useCountView, useSimilarVideos, useVideo } from '@/features/videos/api/videos-api.ts';
 import { VideoDetails } from '@/features/videos/components/video-details.tsx';
 import { VideoPlayer } from '@/features/videos/components/video-player.tsx';
 import { useMediaQuery } from '@/lib/use-media-query.ts';
@@ -18,6 +18,7 @@ import type { Video } from '@/types/api.ts';
 const TWO_COLUMNS = '(min-width: 1024px)';
 
 function PlayerArea({ video, onEnded }: { video: Video; onEnded: () => void }) {
+  const countView = useCountView();
   const src = video.videoFile?.url;
   if (video.status === 'failed' || (video.status === 'ready' && !src))
     return <Notice text="This video could not be processed." />;

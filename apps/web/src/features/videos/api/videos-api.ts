@@ -1,4 +1,4 @@
-import { infiniteQueryOptions, queryOptions, useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { infiniteQueryOptions, queryOptions, useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client.ts';
 import { cursorPaging, fetchPage, listOf } from '@/lib/pagination.ts';
 import type { LikeStatus, Video } from '@/types/api.ts';
@@ -30,9 +30,15 @@ export const useSimilarVideos = (id: string) =>
     queryFn: ({ signal }) => api.get<Record<string, unknown>>(`videos/${id}/similar`, { limit: 10 }, signal).then((r) => listOf<Video>(r.data, 'videos')),
   });
 
-/** Counted once playback starts; failures are only logged (spec §8). */
-export const countView = (id: string, position: number) =>
-  api.post<unknown>(`videos/${id}/views`, { position: Math.floor(position) }).catch((err: unknown) => console.warn('View count failed', err));
+/** Counted once playback starts; the page then shows the server's count. Failures are only logged (spec §8). */
+export function useCountView() {
+  const queryClient = useQueryClient();
+  return (id: string, position: number) =>
+    api
+      .post<{ counted: boolean; views: number }>(`videos/${id}/views`, { position: Math.floor(position) })
+      .then(({ data }) => queryClient.setQueryData(videoQueryOptions(id).queryKey, (v) => (v ? { ...v, views: data.views } : v)))
+      .catch((err: unknown) => console.warn('View count failed', err));
+}
 
 export interface LikeAnswer {
   likes: number;
