@@ -54,6 +54,8 @@ const envSchema = z.object({
   S3_FORCE_PATH_STYLE: bool.default(true),
   S3_PUBLIC_URL: z.url().optional(),
   WEB_DIST: z.string().optional(),
+  /** Seed the demo content on the first start of an empty instance (as `npm start -- --demo`). */
+  DEMO: bool.default(false),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -98,6 +100,7 @@ export interface Config {
     publicUrl?: string;
   };
   webDist: string;
+  demo: boolean;
 }
 
 export class ConfigError extends Error {
@@ -166,6 +169,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
         }
       : undefined,
     webDist: path.resolve(e.WEB_DIST ?? new URL('../../web/dist', import.meta.url).pathname),
+    demo: e.DEMO,
   };
   return { ...config, ...overrides };
 }
