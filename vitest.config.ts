@@ -1,10 +1,11 @@
 import { defineConfig } from 'vitest/config';
 
 const serverTests = ['apps/server/src/**/*.test.ts', 'packages/**/*.test.ts'];
-const server = (name: string, env: Record<string, string>, include = serverTests) => ({
+const server = (name: string, env: Record<string, string>, include = serverTests, fileParallelism = true) => ({
   test: {
     name,
     include,
+    fileParallelism,
     environment: 'node' as const,
     globalSetup: ['apps/server/test/global-setup.ts'],
     setupFiles: ['apps/server/test/setup.ts'],
@@ -21,7 +22,8 @@ if (process.env.TEST_DATABASE_URL) projects.push(server('server-pg', { TEST_DB_E
 // `npm run test:reliability`: hostile input, authorization matrix, faults and load.
 if (process.env.RELIABILITY) {
   projects.length = 0;
-  projects.push(server('reliability', { TEST_DB_ENGINE: 'pglite' }, ['apps/server/reliability/**/*.test.ts']));
+  // One file at a time: the load test's figures must not include another file's work.
+  projects.push(server('reliability', { TEST_DB_ENGINE: 'pglite' }, ['apps/server/reliability/**/*.test.ts'], false));
 }
 
 export default defineConfig({

@@ -31,6 +31,7 @@ import { uploadsRoutes } from './modules/uploads/uploads.routes.ts';
 import { historyRoutes } from './modules/history/history.routes.ts';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
 import { contentTypeOf } from './storage/content-types.ts';
+import { databaseRateLimitStore } from './lib/rate-limit-store.ts';
 
 export type App = FastifyInstance;
 
@@ -54,7 +55,8 @@ export interface BuildOptions {
 export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     logger: opts.logger ?? false,
-    trustProxy: true,
+    // Off by default: a client could otherwise name any address in X-Forwarded-For and dodge the rate limits.
+    trustProxy: ctx.config.trustProxy,
     bodyLimit: 1024 * 1024,
     genReqId: () => crypto.randomUUID(),
   }).withTypeProvider<ZodTypeProvider>();
@@ -85,8 +87,11 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   });
   await app.register(cookie);
   await app.register(multipart, { limits: { files: 4, fields: 50 } });
+  const { rateLimitStore } = ctx.config;
+  const sharedCounters = rateLimitStore === 'database' || (rateLimitStore === 'auto' && ctx.database.engine === 'pg');
   await app.register(rateLimit, {
     global: false,
+    ...(sharedCounters ? { store: databaseRateLimitStore(ctx.db) } : {}),
     errorResponseBuilder: (_req, ctxRl) => ({
       ...errorBody(429, `Too many requests, please try again in ${Math.ceil(ctxRl.ttl / 1000)} seconds.`),
       statusCode: 429,

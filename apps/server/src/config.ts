@@ -29,6 +29,14 @@ const envSchema = z.object({
   RATE_LIMIT_VERIFICATION_RESEND: int(5),
   RATE_LIMIT_UPLOAD: int(2000),
   RATE_LIMITS_ENABLED: bool.default(true),
+  /** Where counters live: `database` shares them between processes on one PostgreSQL; `auto` = database on a PostgreSQL server, memory on PGlite. */
+  RATE_LIMIT_STORE: z.enum(['auto', 'memory', 'database']).default('auto'),
+  /** Trust X-Forwarded-* from: `false` (default: clients cannot pick their IP), `true` (any peer), or comma-separated proxy addresses/CIDRs. */
+  TRUST_PROXY: z
+    .string()
+    .trim()
+    .default('false')
+    .transform((v): boolean | string[] => (v === 'true' ? true : v === 'false' ? false : v.split(',').map((a) => a.trim()).filter(Boolean))),
   /** Size limits in MB. */
   MAX_VIDEO_MB: int(2048),
   MAX_THUMBNAIL_MB: int(1),
@@ -46,6 +54,8 @@ const envSchema = z.object({
   S3_FORCE_PATH_STYLE: bool.default(true),
   S3_PUBLIC_URL: z.url().optional(),
   WEB_DIST: z.string().optional(),
+  /** Seed the demo content on the first start of an empty instance (as `npm start -- --demo`). */
+  DEMO: bool.default(false),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -72,6 +82,9 @@ export interface Config {
     verificationResend: number;
     upload: number;
   };
+  rateLimitStore: Env['RATE_LIMIT_STORE'];
+  /** Fastify's trustProxy: who may tell us the client's address and protocol. */
+  trustProxy: boolean | string[];
   limits: { videoMb: number; thumbnailMb: number; imageMb: number };
   uploadSessionTtlHours: number;
   worker: { enabled: boolean; concurrency: number };
@@ -87,6 +100,7 @@ export interface Config {
     publicUrl?: string;
   };
   webDist: string;
+  demo: boolean;
 }
 
 export class ConfigError extends Error {
@@ -136,6 +150,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
       verificationResend: e.RATE_LIMIT_VERIFICATION_RESEND,
       upload: e.RATE_LIMIT_UPLOAD,
     },
+    rateLimitStore: e.RATE_LIMIT_STORE,
+    trustProxy: e.TRUST_PROXY,
     limits: { videoMb: e.MAX_VIDEO_MB, thumbnailMb: e.MAX_THUMBNAIL_MB, imageMb: e.MAX_IMAGE_MB },
     uploadSessionTtlHours: e.UPLOAD_SESSION_TTL_HOURS,
     worker: { enabled: e.WORKER_ENABLED, concurrency: Math.max(1, e.WORKER_CONCURRENCY) },
@@ -153,6 +169,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
         }
       : undefined,
     webDist: path.resolve(e.WEB_DIST ?? new URL('../../web/dist', import.meta.url).pathname),
+    demo: e.DEMO,
   };
   return { ...config, ...overrides };
 }

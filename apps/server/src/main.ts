@@ -3,9 +3,26 @@ import { createContext } from './boot.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { consoleLogger } from './jobs/console-logger.ts';
 import { createWorker } from './jobs/create-worker.ts';
+import type { AppContext } from './context.ts';
+import { DemoRefusedError, seedDemo } from './modules/demo/demo.service.ts';
 
-async function serve(config: Config) {
+/** Seeds the demo content and prints the logins, or says why not (the instance is not empty). */
+async function addDemoContent(ctx: AppContext): Promise<void> {
+  try {
+    const result = await seedDemo(ctx, { log: (line) => console.log(line) });
+    console.log(`\nDemo content is ready: ${result.logins.length} channels, ${result.videos} videos. Log in as any of them:`);
+    for (const l of result.logins) console.log(`  ${l.email}  password: ${l.password}  (${l.fullName})`);
+    console.log('');
+  } catch (err) {
+    if (!(err instanceof DemoRefusedError)) throw err;
+    console.log(err.message);
+  }
+}
+
+async function serve(config: Config, args: string[]) {
   const ctx = await createContext(config);
+  // `npm start -- --demo` or DEMO=1: demo content on the first start of an empty instance.
+  if (config.demo || args.includes('--demo')) await addDemoContent(ctx);
   const app = await buildApp(ctx, { logger: { level: config.logLevel } });
   const worker = config.worker.enabled ? createWorker(ctx, app.log) : undefined;
   const close = async () => {
@@ -44,7 +61,21 @@ async function worker(config: Config) {
   log.info({ workerId: w.id }, 'worker started');
 }
 
-const commands: Record<string, (c: Config) => Promise<void>> = { serve, worker, migrate: migrateOnly };
+/** `npm run seed -- --demo`: demo channels, videos and activity in an empty instance. */
+async function seed(config: Config, args: string[]) {
+  if (!args.includes('--demo')) {
+    console.error('Usage: npm run seed -- --demo   (fills an empty instance with demo channels, videos and activity)');
+    process.exit(2);
+  }
+  const ctx = await createContext(config);
+  try {
+    await addDemoContent(ctx);
+  } finally {
+    await ctx.database.close();
+  }
+}
+
+const commands: Record<string, (c: Config, args: string[]) => Promise<void>> = { serve, worker, migrate: migrateOnly, seed };
 
 async function main() {
   const name = process.argv[2] ?? 'serve';
@@ -63,7 +94,7 @@ async function main() {
     }
     throw err;
   }
-  await command(config);
+  await command(config, process.argv.slice(3));
 }
 
 main().catch((err) => {

@@ -64,7 +64,11 @@ export async function openDatabase(opts: { databaseUrl?: string; pgliteDir?: str
   if (opts.databaseUrl) {
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 10 });
     // A dropped connection must not crash the process; the pool replaces it on the next query.
+    // The pool only listens on idle clients: a backend killed while its client is checked out
+    // (between two statements of a transaction) would emit an unhandled 'error' and end the process.
+    // The statement in flight still fails, and a client in error is not returned to the pool.
     pool.on('error', () => {});
+    pool.on('connect', (client) => client.on('error', () => {}));
     return wrapPool(pool);
   }
   const client = await PGlite.create(opts.pgliteDir ?? 'memory://', { extensions: pgliteExtensions });

@@ -240,3 +240,9 @@ export const videoViews = pgTable(
   },
   (t) => [primaryKey({ columns: [t.videoId, t.viewerKey] })],
 );
+
+export const rateLimits = pgTable('rate_limits', {
+  key: text('key').primaryKey(),
+  hits: integer('hits').notNull(),
+  resetsAt: ts('resets_at').notNull(),
+});

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { isDatabaseUnavailable } from '../db/errors.ts';
 import { ApiError } from '../lib/errors.ts';
 
 interface Body {
@@ -40,6 +41,11 @@ export function installErrorHandlers(app: FastifyInstance): void {
           ? 'Malformed JSON body'
           : error.message;
       return reply.code(status).send(body(status, message));
+    }
+    if (isDatabaseUnavailable(error)) {
+      // The pool replaces dead connections on the next query: the client should simply retry.
+      request.log.warn({ err: error }, 'database unavailable');
+      return reply.code(503).header('retry-after', '1').send(body(503, 'The service is briefly unavailable. Please try again.'));
     }
     request.log.error({ err: error }, 'unhandled error');
     return reply.code(500).send(body(500, 'Something went wrong on our side. Please try again.'));

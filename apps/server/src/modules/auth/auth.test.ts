@@ -190,10 +190,23 @@ describe('POST /auths/login', () => {
     expect(session).toMatchObject({ userId: user.id, userAgent: 'vitest', rotatedAt: null, revokedAt: null });
   });
 
-  it('marks the cookie Secure when the request came over https', async () => {
+  it('marks the cookie Secure when the request came over https through a trusted proxy (TRUST_PROXY), never on the client’s word', async () => {
     const user = await createUser(t.ctx);
-    const res = await post('/auths/login', { email: user.email, password: TEST_PASSWORD }, { 'x-forwarded-proto': 'https' });
-    expect(cookieOf(res)!.secure).toBe(true);
+    const forged = await post('/auths/login', { email: user.email, password: TEST_PASSWORD }, { 'x-forwarded-proto': 'https' });
+    expect(cookieOf(forged)!.secure).toBeFalsy();
+    const proxied = await createTestApp({ TRUST_PROXY: '127.0.0.1' });
+    try {
+      const proxyUser = await createUser(proxied.ctx);
+      const res = await proxied.app.inject({
+        method: 'POST',
+        url: '/api/v1/auths/login',
+        payload: { email: proxyUser.email, password: TEST_PASSWORD },
+        headers: { 'x-forwarded-proto': 'https' },
+      });
+      expect(cookieOf(res)!.secure).toBe(true);
+    } finally {
+      await proxied.close();
+    }
   });
 });
 

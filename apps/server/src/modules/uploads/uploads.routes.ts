@@ -3,20 +3,18 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { CHUNK_BYTES, uploadQuery, uploadStatusParam, videoMessages } from '@glimpse/contract';
 import type { ModuleOptions } from '../../context.ts';
 import { readMultipart } from '../../lib/multipart.ts';
+import { rateLimited } from '../../lib/rate-limit.ts';
 import { ok } from '../../lib/reply.ts';
 import { requireViewer } from '../../plugins/viewer.ts';
 import { UploadsService } from './uploads.service.ts';
 
 export const uploadsRoutes: FastifyPluginAsyncZod<ModuleOptions> = async (app, { ctx }) => {
   const service = new UploadsService(ctx);
-  const { rateLimits } = ctx.config;
-  const rateLimit =
-    rateLimits.enabled && rateLimits.upload > 0 ? { max: rateLimits.upload, timeWindow: rateLimits.windowSeconds * 1000 } : false;
   const tmpDir = path.join(ctx.config.dataDir, 'tmp');
 
   app.post(
     '/videos',
-    { schema: { tags: ['uploads'], querystring: uploadQuery, security: [{ bearer: [] }] }, config: { rateLimit } },
+    { schema: { tags: ['uploads'], querystring: uploadQuery, security: [{ bearer: [] }] }, config: rateLimited(ctx.config, 'upload') },
     async (request, reply) => {
       const viewer = requireViewer(request, videoMessages.loginToUpload);
       const form = await readMultipart(request, tmpDir, {

@@ -308,6 +308,7 @@ describe('upload sessions over time', () => {
     expect((await t.app.inject({ method: 'GET', url: '/api/v1/videos/uploads/fresh', headers: auth })).statusCode).toBe(200);
   });
 
+  // Two boots of a persistent database: slow on a busy 2-core machine.
   it('resumes after a server restart to a byte-identical file', async () => {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'glimpse-restart-'));
     const fresh = engine === 'pg' ? await freshDatabase() : undefined;
@@ -340,5 +341,5 @@ describe('upload sessions over time', () => {
       await fresh?.drop();
       await rm(dataDir, { recursive: true, force: true });
     }
-  });
+  }, 90_000);
 });

@@ -26,6 +26,12 @@ export class UsersRepository {
     return created!;
   }
 
+  /** Whether any account exists (the demo seed only fills an empty instance). */
+  async any(): Promise<boolean> {
+    const rows = await this.db.select({ id: users.id }).from(users).limit(1);
+    return rows.length > 0;
+  }
+
   async findById(id: string): Promise<UserRow | undefined> {
     const [row] = await this.db.select().from(users).where(eq(users.id, id)).limit(1);
     return row;
