@@ -81,7 +81,7 @@ async function lighthouseRun(target: string): Promise<LighthouseScores> {
   const chromeLauncher = await import('chrome-launcher');
   const chrome = await chromeLauncher.launch({
     chromePath: CHROME,
-    chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-dev-shm-usage'],
+    chromeFlags: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-dev-shm-usage'],
   });
   try {
     // Lighthouse's default config is the mobile preset (Moto G Power emulation, slow 4G throttling).

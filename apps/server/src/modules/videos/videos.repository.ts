@@ -86,11 +86,21 @@ function durationFilter(d: VideoListFilter['duration']): SQL | undefined {
   return undefined;
 }
 
+/**
+ * A relevance search scores at most this many matching videos: with a very common word, ranking
+ * every match (tens of thousands at 1M videos) would cost far more than the page needs.
+ */
+export const SEARCH_CANDIDATES = 1000;
+
 /** Full-text match (stemmed, weighted title A / description B) or a typo-tolerant title word match. */
-function textMatch(q: string): { where: SQL; rank: SQL } {
+function textMatch(q: string): { fts: SQL; typo: SQL; where: SQL; rank: SQL } {
   const tsq = sql`websearch_to_tsquery('english', ${q})`;
+  const fts = sql`v.search @@ ${tsq}`;
+  const typo = sql`lower(${q}) <% lower(v.title)`;
   return {
-    where: sql`(v.search @@ ${tsq} OR lower(${q}) <% lower(v.title))`,
+    fts,
+    typo,
+    where: sql`(${fts} OR ${typo})`,
     rank: sql`(ts_rank(v.search, ${tsq}) + 0.5 * word_similarity(lower(${q}), lower(v.title)))::float8`,
   };
 }
@@ -128,12 +138,13 @@ export class VideosRepository {
     const match = f.query ? textMatch(f.query) : undefined;
     const conditions: SQL[] = [visibleTo(f.viewerId)];
     if (f.ownerId) conditions.push(sql`v.owner_id = ${f.ownerId}`);
-    if (match) conditions.push(match.where);
     const duration = durationFilter(f.duration);
     if (duration) conditions.push(duration);
     if (f.uploadDate && f.uploadDate !== 'anytime') {
       conditions.push(sql`v.created_at >= now() - ${DATE_WINDOWS[f.uploadDate]}::interval`);
     }
+    if (match && f.sort === 'relevance') return this.search(f, match, conditions);
+    if (match) conditions.push(match.where);
     const order = orderFor(f.sort, match?.rank);
     if (f.cursor) {
       const values = f.cursor.map((c, i) => sql`${c}::${sql.raw(order.casts[i]!)}`);
@@ -153,6 +164,41 @@ export class VideosRepository {
       return [r.views, r.id];
     };
     return { rows, cursorOf };
+  }
+
+  /**
+   * Relevance search over a capped candidate set: up to SEARCH_CANDIDATES full-text matches
+   * (ranked in the same index scan that finds them), topped up with typo matches by title word
+   * similarity only when full-text finds fewer. Typo matches score below exact ones anyway. Only
+   * the page's rows are then joined with their owners. Beyond the cap, the order of very common
+   * words' matches is approximate.
+   */
+  private async search(
+    f: VideoListFilter,
+    m: ReturnType<typeof textMatch>,
+    conditions: SQL[],
+  ): Promise<{ rows: VideoRow[]; cursorOf: (r: VideoRow) => CursorValue[] }> {
+    const filter = sql.join(conditions, sql` AND `);
+    const after = f.cursor ? sql`WHERE (h.rank, h.id) < (${f.cursor[0]}::float8, ${f.cursor[1]}::uuid)` : sql``;
+    const rows = await queryRows<VideoRow>(
+      this.db,
+      sql`WITH fts AS (
+            SELECT v.id, ${m.rank} AS rank FROM videos v WHERE ${m.fts} AND ${filter} LIMIT ${SEARCH_CANDIDATES}
+          ), typo AS (
+            SELECT v.id, ${m.rank} AS rank FROM videos v WHERE ${m.typo} AND NOT ${m.fts} AND ${filter}
+            ORDER BY word_similarity(lower(${f.query}), lower(v.title)) DESC
+            LIMIT (${SEARCH_CANDIDATES} - (SELECT count(*) FROM fts))
+          ), hits AS (
+            SELECT * FROM fts UNION ALL SELECT * FROM typo
+          ), page AS (
+            SELECT h.id, h.rank FROM hits h ${after} ORDER BY h.rank DESC, h.id DESC
+            LIMIT ${f.limit + 1} ${f.cursor ? sql`` : sql`OFFSET ${f.offset}`}
+          )
+          ${videoSelect(f.viewerId)}, page.rank
+          FROM page JOIN videos v ON v.id = page.id JOIN users u ON u.id = v.owner_id
+          ORDER BY page.rank DESC, v.id DESC`,
+    );
+    return { rows, cursorOf: (r) => [r.rank ?? 0, r.id] };
   }
 
   /**
