@@ -39,7 +39,8 @@ async function ensureSeeded(n: number): Promise<void> {
   await client.connect();
   const count = await client.query<{ n: string }>('SELECT count(*) AS n FROM videos').catch(() => ({ rows: [{ n: '0' }] }));
   await client.end();
-  if (values.reseed || Number(count.rows[0]!.n) !== n) await seedCatalogue(urlFor(n), n);
+  // Search reads no likes or comments: at most 1M of each keeps the 1M-video seed short.
+  if (values.reseed || Number(count.rows[0]!.n) !== n) await seedCatalogue(urlFor(n), n, { reactions: Math.min(n * 10, 1_000_000) });
 }
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;

@@ -1,7 +1,7 @@
 /**
  * Fills a PostgreSQL server with a generated catalogue for benchmarks:
  * at --videos 100000 (default): 10k channels, 100k videos, 1M likes and 1M comments.
- * Usage: tsx bench/seed-catalogue.ts --url postgres://... [--videos 100000] [--from likes]
+ * Usage: tsx bench/seed-catalogue.ts --url postgres://... [--videos 100000] [--reactions 1000000] [--from likes]
  */
 import { parseArgs } from 'node:util';
 import pg from 'pg';
@@ -18,14 +18,18 @@ const WORDS = [
 /** A statement ended by another session (pg_terminate_backend: the reliability suite does that). */
 const terminated = (err: unknown) => (err as { code?: string }).code === '57P01';
 
-/** `from`: the label word of the first step to run (e.g. 'likes' resumes after the videos). */
-export async function seedCatalogue(url: string, videos: number, from?: string): Promise<void> {
+/**
+ * `from`: the label word of the first step to run (e.g. 'likes' resumes after the videos);
+ * `reactions`: likes and comments each (default 10 per video).
+ */
+export async function seedCatalogue(url: string, videos: number, opts: { from?: string; reactions?: number } = {}): Promise<void> {
+  const { from } = opts;
   const pool = new pg.Pool({ connectionString: url, max: 2 });
   pool.on('error', () => {});
   const database = wrapPool(pool);
   await migrate(database);
   const channels = Math.max(10, Math.round(videos / 10));
-  const reactions = videos * 10;
+  const reactions = opts.reactions ?? videos * 10;
   const words = `ARRAY[${WORDS.map((w) => `'${w}'`).join(',')}]`;
   const pick = (seed: string) => `(${words})[1 + (abs(hashtext(${seed})) % ${WORDS.length})]`;
   const steps: [string, string][] = [
@@ -90,8 +94,10 @@ export async function seedCatalogue(url: string, videos: number, from?: string):
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const { values } = parseArgs({ options: { url: { type: 'string' }, videos: { type: 'string', default: '100000' }, from: { type: 'string' } } });
+  const { values } = parseArgs({
+    options: { url: { type: 'string' }, videos: { type: 'string', default: '100000' }, from: { type: 'string' }, reactions: { type: 'string' } },
+  });
   const url = values.url ?? process.env.BENCH_DATABASE_URL;
   if (!url) throw new Error('Give --url or BENCH_DATABASE_URL');
-  await seedCatalogue(url, Number(values.videos), values.from);
+  await seedCatalogue(url, Number(values.videos), { from: values.from, reactions: values.reactions ? Number(values.reactions) : undefined });
 }

@@ -2,6 +2,8 @@ import { and, eq, sql, type SQL } from 'drizzle-orm';
 import { DURATION_EDGES } from '@glimpse/contract';
 import { queryRows, type Executor } from '../../db/client.ts';
 import { videos } from '../../db/schema.ts';
+import { badRequest } from '../../lib/errors.ts';
+import { isUuid } from '../../lib/ids.ts';
 import type { CursorValue } from '../../lib/pagination.ts';
 
 export type VideoTableRow = typeof videos.$inferSelect;
@@ -105,10 +107,29 @@ function textMatch(q: string): { fts: SQL; typo: SQL; where: SQL; rank: SQL } {
   };
 }
 
-function orderFor(sort: VideoSort, rank: SQL | undefined): { keys: SQL[]; casts: string[] } {
+type KeyType = 'float8' | 'bigint' | 'timestamptz' | 'uuid';
+
+/** What a cursor value must be for each key type; anything else is a tampered cursor (400, not a SQL error). */
+const KEY_CHECKS: Record<KeyType, (v: CursorValue) => boolean> = {
+  float8: (v) => typeof v === 'number',
+  bigint: (v) => typeof v === 'number' && Number.isSafeInteger(v),
+  timestamptz: (v) => typeof v === 'string' && !Number.isNaN(Date.parse(v)),
+  uuid: (v) => typeof v === 'string' && isUuid(v),
+};
+
+/**
+ * Sort keys and the types cursor values are cast to. The casts match the columns' own types:
+ * comparing `(views, id)` with a float8 would turn the keyset's index condition into a filter
+ * over every earlier row (page 1,000 then costs 20x page 1).
+ */
+function orderFor(sort: VideoSort, rank: SQL | undefined): { keys: SQL[]; casts: KeyType[] } {
   if (sort === 'relevance' && rank) return { keys: [rank, sql`v.id`], casts: ['float8', 'uuid'] };
   if (sort === 'uploadDate') return { keys: [sql`v.created_at`, sql`v.id`], casts: ['timestamptz', 'uuid'] };
-  return { keys: [sql`v.views`, sql`v.id`], casts: ['float8', 'uuid'] };
+  return { keys: [sql`v.views`, sql`v.id`], casts: ['bigint', 'uuid'] };
+}
+
+function checkCursor(cursor: CursorValue[], casts: KeyType[]): void {
+  if (!cursor.every((c, i) => KEY_CHECKS[casts[i]!](c))) throw badRequest('Invalid cursor');
 }
 
 export class VideosRepository {
@@ -147,6 +168,7 @@ export class VideosRepository {
     if (match) conditions.push(match.where);
     const order = orderFor(f.sort, match?.rank);
     if (f.cursor) {
+      checkCursor(f.cursor, order.casts);
       const values = f.cursor.map((c, i) => sql`${c}::${sql.raw(order.casts[i]!)}`);
       conditions.push(sql`(${sql.join(order.keys, sql`, `)}) < (${sql.join(values, sql`, `)})`);
     }
@@ -179,6 +201,7 @@ export class VideosRepository {
     conditions: SQL[],
   ): Promise<{ rows: VideoRow[]; cursorOf: (r: VideoRow) => CursorValue[] }> {
     const filter = sql.join(conditions, sql` AND `);
+    if (f.cursor) checkCursor(f.cursor, ['float8', 'uuid']);
     const after = f.cursor ? sql`WHERE (h.rank, h.id) < (${f.cursor[0]}::float8, ${f.cursor[1]}::uuid)` : sql``;
     const rows = await queryRows<VideoRow>(
       this.db,
