@@ -44,7 +44,7 @@ function startNginx(): ChildProcess {
       documented
         .replace('worker_processes auto;', 'worker_processes 1;')
         .replaceAll('/srv/glimpse/data', path.join(root, 'data'))
-        .replace('127.0.0.1:3000', `127.0.0.1:${NODE_PORT}`)
+        .replaceAll('127.0.0.1:3000', `127.0.0.1:${NODE_PORT}`)
         .replace('listen 80;', `listen 127.0.0.1:${NGINX_PORT};`),
   );
   return spawn('nginx', ['-c', conf], { stdio: 'ignore' });
