@@ -143,7 +143,7 @@ try {
     '',
     `- chunk ingestion / raw fsync'd disk write = **${fmt(ratio(ingestRate, syncedRate))}** (goal >= 0.5)`,
     `- chunk ingestion / raw page-cache write = **${fmt(ratio(ingestRate, rawRate))}** (memory bandwidth: no HTTP path comes near it)`,
-    `- whole upload including assembly / raw disk write = **${fmt(ratio(source.length / (ingest + finish), rawRate))}**`,
+    `- whole upload including assembly / raw fsync'd disk write = **${fmt(ratio(source.length / (ingest + finish), syncedRate))}**`,
   ]);
 } finally {
   await stop(server);

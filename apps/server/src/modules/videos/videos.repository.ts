@@ -93,6 +93,8 @@ function durationFilter(d: VideoListFilter['duration']): SQL | undefined {
  * every match (tens of thousands at 1M videos) would cost far more than the page needs.
  */
 export const SEARCH_CANDIDATES = 1000;
+/** Typo matches taken nearest-first (trigram GiST KNN, migration 0400): they rank below exact ones. */
+export const TYPO_CANDIDATES = 100;
 
 /** Full-text match (stemmed, weighted title A / description B) or a typo-tolerant title word match. */
 function textMatch(q: string): { fts: SQL; typo: SQL; where: SQL; rank: SQL } {
@@ -190,8 +192,8 @@ export class VideosRepository {
 
   /**
    * Relevance search over a capped candidate set: up to SEARCH_CANDIDATES full-text matches
-   * (ranked in the same index scan that finds them), topped up with typo matches by title word
-   * similarity only when full-text finds fewer. Typo matches score below exact ones anyway. Only
+   * (ranked in the same index scan that finds them), topped up with the TYPO_CANDIDATES titles
+   * nearest by word similarity only when full-text finds fewer. Typo matches score below exact ones anyway. Only
    * the page's rows are then joined with their owners. Beyond the cap, the order of very common
    * words' matches is approximate.
    */
@@ -209,8 +211,8 @@ export class VideosRepository {
             SELECT v.id, ${m.rank} AS rank FROM videos v WHERE ${m.fts} AND ${filter} LIMIT ${SEARCH_CANDIDATES}
           ), typo AS (
             SELECT v.id, ${m.rank} AS rank FROM videos v WHERE ${m.typo} AND NOT ${m.fts} AND ${filter}
-            ORDER BY word_similarity(lower(${f.query}), lower(v.title)) DESC
-            LIMIT (${SEARCH_CANDIDATES} - (SELECT count(*) FROM fts))
+            ORDER BY lower(${f.query}) <<-> lower(v.title)
+            LIMIT LEAST(${TYPO_CANDIDATES}, ${SEARCH_CANDIDATES} - (SELECT count(*) FROM fts))
           ), hits AS (
             SELECT * FROM fts UNION ALL SELECT * FROM typo
           ), page AS (
