@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -37,13 +37,18 @@ export async function load(
   };
 }
 
+/** The PostgreSQL server benchmarks run against (a database they may truncate). */
+export const benchDatabaseUrl = (name = 'glimpse_bench') => process.env.BENCH_DATABASE_URL ?? `postgres://postgres@127.0.0.1:5432/${name}`;
+
 export const ratio = (a: number, b: number) => (b === 0 ? 0 : a / b);
 export const fmt = (n: number, d = 2) => n.toFixed(d);
 export const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB/s`;
 
 export function machine(): string {
   const cpu = os.cpus()[0]?.model ?? 'unknown cpu';
-  return `${os.cpus().length} cores (${cpu}), ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${os.platform()} ${os.release()}`;
+  // The load average says how much else ran: this machine is shared, so figures vary with it.
+  const load = os.loadavg().map((l) => l.toFixed(1)).join(' ');
+  return `${os.cpus().length} cores (${cpu}), ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${os.platform()} ${os.release()}; load average at report ${load}`;
 }
 
 export function ffmpegVersion(): string {
@@ -101,4 +106,34 @@ export function wrk(
     errors: errs ? errs.slice(1).reduce((a, b) => a + Number(b), 0) : 0,
     non2xx: Number.isNaN(non2xx) ? 0 : non2xx,
   };
+}
+
+/** Resolves once `url` answers below 500 (a server child process has come up). */
+export async function waitFor(url: string, seconds = 60): Promise<void> {
+  for (let i = 0; i < seconds * 10; i++) {
+    try {
+      if ((await fetch(url)).status < 500) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${url} did not come up`);
+}
+
+/** The real server as `npm start` runs it (tsx, no worker, no rate limits, quiet), on 127.0.0.1:port. */
+export function startGlimpse(port: number, env: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts', 'serve'], {
+    env: { ...process.env, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'error', WORKER_ENABLED: 'false', RATE_LIMITS_ENABLED: 'false', ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+}
+
+/** Stops a child process and waits for it to exit. */
+export function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
 }

@@ -1,33 +1,23 @@
 /**
  * Media serving: the same HLS segment set and a 200 MB mp4 (byte ranges) served by Glimpse
  * (Node, /media) and by nginx (one worker) on loopback, measured in one run.
- * Usage: tsx bench/media.ts [--seconds 10]
+ * nginx runs the documented front config (docs/nginx.conf), so its figures are those of the
+ * recommended deployment; the API through that front is measured against Glimpse direct.
+ * Usage: npm run bench -- media [--seconds 10]
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import path from 'node:path';
-import { fmt, mb, ratio, report, wrk, type LoadResult } from './lib.ts';
+import { fmt, mb, ratio, report, startGlimpse, stop, waitFor, wrk, type LoadResult } from './lib.ts';
 
 const { values } = parseArgs({ options: { seconds: { type: 'string', default: '10' } } });
 const seconds = Number(values.seconds);
 const root = path.resolve('bench/tmp/media-bench');
 const media = path.join(root, 'data/media');
 const hlsDir = path.join(media, 'videos/bench/hls');
-const NODE_PORT = 3198;
-const NGINX_PORT = 3197;
-
-async function waitFor(url: string) {
-  for (let i = 0; i < 200; i++) {
-    try {
-      if ((await fetch(url)).status < 500) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${url} did not come up`);
-}
+const NODE_PORT = 3211;
+const NGINX_PORT = 3212;
 
 function prepare() {
   rmSync(root, { recursive: true, force: true });
@@ -41,21 +31,21 @@ function prepare() {
   writeFileSync(path.join(media, 'videos/bench/big.mp4'), execFileSync('head', ['-c', String(200 * 1024 * 1024), '/dev/urandom'], { maxBuffer: 300 * 1024 * 1024 }));
 }
 
-function startNode(): ChildProcess {
-  return spawn('npx', ['tsx', 'apps/server/src/main.ts', 'serve'], {
-    env: { ...process.env, PORT: String(NODE_PORT), HOST: '127.0.0.1', DATA_DIR: path.join(root, 'data'), LOG_LEVEL: 'error', WORKER_ENABLED: 'false' },
-    stdio: 'ignore',
-  });
-}
-
+/**
+ * nginx with the documented front config (docs/nginx.conf: /media/ from disk, the rest proxied to
+ * Glimpse), pointed at this run's data and ports, with one worker like the one Node process.
+ */
 function startNginx(): ChildProcess {
   const conf = path.join(root, 'nginx.conf');
+  const documented = readFileSync(path.resolve('docs/nginx.conf'), 'utf8');
   writeFileSync(
     conf,
-    `worker_processes 1; daemon off; pid ${root}/nginx.pid; error_log ${root}/nginx-error.log;
-events { worker_connections 1024; }
-http { access_log off; sendfile on; tcp_nopush on; types { application/vnd.apple.mpegurl m3u8; video/iso.segment m4s; video/mp4 mp4; }
-  server { listen 127.0.0.1:${NGINX_PORT}; location /media/ { alias ${media}/; add_header Cache-Control "public, max-age=31536000, immutable"; } } }`,
+    `daemon off; pid ${root}/nginx.pid; error_log ${root}/nginx-error.log;\n` +
+      documented
+        .replace('worker_processes auto;', 'worker_processes 1;')
+        .replaceAll('/srv/glimpse/data', path.join(root, 'data'))
+        .replaceAll('127.0.0.1:3000', `127.0.0.1:${NODE_PORT}`)
+        .replace('listen 80;', `listen 127.0.0.1:${NGINX_PORT};`),
   );
   return spawn('nginx', ['-c', conf], { stdio: 'ignore' });
 }
@@ -74,25 +64,29 @@ function measure(port: number, name: string): [LoadResult, LoadResult] {
 }
 
 prepare();
-const node = startNode();
+const node = startGlimpse(NODE_PORT, { DATA_DIR: path.join(root, 'data') });
 const nginx = startNginx();
 try {
   await waitFor(`http://127.0.0.1:${NODE_PORT}/api/v1/health`);
   await waitFor(`http://127.0.0.1:${NGINX_PORT}/media/videos/bench/hls/index.m3u8`);
   const [nSeg, nRange] = measure(NODE_PORT, 'glimpse');
   const [xSeg, xRange] = measure(NGINX_PORT, 'nginx');
+  const health = [{ path: '/api/v1/health' }];
+  const apiDirect = wrk('API health, Glimpse direct', { url: `http://127.0.0.1:${NODE_PORT}`, connections: 32, seconds, requests: health });
+  const apiFront = wrk('API health, through the nginx front', { url: `http://127.0.0.1:${NGINX_PORT}`, connections: 32, seconds, requests: health });
   const row = (r: LoadResult) => `| ${r.label} | ${fmt(r.requestsPerSec, 0)} | ${mb(r.bytesPerSec)} | ${r.p50} | ${r.p99} | ${r.errors + r.non2xx} |`;
   report('media-serving', 'npm run bench -- media', [
-    `wrk, 1 thread, 32 connections, ${seconds} s each, loopback; nginx 1 worker with sendfile, Node one process.`,
+    `wrk, 1 thread, 32 connections, ${seconds} s each, loopback; nginx 1 worker with the documented front config (docs/nginx.conf: sendfile), Glimpse one Node process (@fastify/static, 1 MiB reads). 24 s 720p fMP4 HLS set (4 s segments, ~1.5 MB each) and a 200 MB file read in 64 rotating 1 MB ranges.`,
     '',
     '| run | req/s | throughput | p50 ms | p99 ms | errors+non2xx |',
     '|---|---|---|---|---|---|',
-    ...[nSeg, xSeg, nRange, xRange].map(row),
+    ...[nSeg, xSeg, nRange, xRange, apiDirect, apiFront].map(row),
     '',
     `- HLS segments: Glimpse / nginx throughput = **${fmt(ratio(nSeg.bytesPerSec, xSeg.bytesPerSec))}** (goal >= 0.6)`,
     `- mp4 byte ranges: Glimpse / nginx throughput = **${fmt(ratio(nRange.bytesPerSec, xRange.bytesPerSec))}** (goal >= 0.6)`,
+    `- API through the nginx front / Glimpse direct (requests/s) = **${fmt(ratio(apiFront.requestsPerSec, apiDirect.requestsPerSec))}** (the proxy hop's cost on the smallest answer)`,
   ]);
 } finally {
-  node.kill('SIGTERM');
-  nginx.kill('SIGTERM');
+  await stop(node);
+  await stop(nginx);
 }

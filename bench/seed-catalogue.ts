@@ -1,7 +1,7 @@
 /**
  * Fills a PostgreSQL server with a generated catalogue for benchmarks:
  * at --videos 100000 (default): 10k channels, 100k videos, 1M likes and 1M comments.
- * Usage: tsx bench/seed-catalogue.ts --url postgres://... [--videos 100000]
+ * Usage: tsx bench/seed-catalogue.ts --url postgres://... [--videos 100000] [--reactions 1000000] [--from likes]
  */
 import { parseArgs } from 'node:util';
 import pg from 'pg';
@@ -15,12 +15,21 @@ const WORDS = [
   'chess', 'yoga', 'running', 'cycling', 'podcast', 'interview', 'news', 'comedy', 'animation', 'robot',
 ];
 
-export async function seedCatalogue(url: string, videos: number): Promise<void> {
+/** A statement ended by another session (pg_terminate_backend: the reliability suite does that). */
+const terminated = (err: unknown) => (err as { code?: string }).code === '57P01';
+
+/**
+ * `from`: the label word of the first step to run (e.g. 'likes' resumes after the videos);
+ * `reactions`: likes and comments each (default 10 per video).
+ */
+export async function seedCatalogue(url: string, videos: number, opts: { from?: string; reactions?: number } = {}): Promise<void> {
+  const { from } = opts;
   const pool = new pg.Pool({ connectionString: url, max: 2 });
+  pool.on('error', () => {});
   const database = wrapPool(pool);
   await migrate(database);
   const channels = Math.max(10, Math.round(videos / 10));
-  const reactions = videos * 10;
+  const reactions = opts.reactions ?? videos * 10;
   const words = `ARRAY[${WORDS.map((w) => `'${w}'`).join(',')}]`;
   const pick = (seed: string) => `(${words})[1 + (abs(hashtext(${seed})) % ${WORDS.length})]`;
   const steps: [string, string][] = [
@@ -73,17 +82,22 @@ export async function seedCatalogue(url: string, videos: number): Promise<void> 
     ],
     ['analyze', 'ANALYZE'],
   ];
-  for (const [label, text] of steps) {
+  const start = from ? steps.findIndex(([label]) => label.includes(from)) : 0;
+  if (start < 0) throw new Error(`No seeding step '${from}'`);
+  for (const [label, text] of steps.slice(start)) {
     const t0 = performance.now();
-    await database.exec(text);
+    // Each step is one statement, so a terminated one left nothing behind and runs again whole.
+    await database.exec(text).catch((err: unknown) => (terminated(err) ? database.exec(text) : Promise.reject(err)));
     console.log(`seed: ${label} in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   }
   await database.close();
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const { values } = parseArgs({ options: { url: { type: 'string' }, videos: { type: 'string', default: '100000' } } });
+  const { values } = parseArgs({
+    options: { url: { type: 'string' }, videos: { type: 'string', default: '100000' }, from: { type: 'string' }, reactions: { type: 'string' } },
+  });
   const url = values.url ?? process.env.BENCH_DATABASE_URL;
   if (!url) throw new Error('Give --url or BENCH_DATABASE_URL');
-  await seedCatalogue(url, Number(values.videos));
+  await seedCatalogue(url, Number(values.videos), { from: values.from, reactions: values.reactions ? Number(values.reactions) : undefined });
 }

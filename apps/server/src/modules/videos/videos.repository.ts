@@ -2,6 +2,8 @@ import { and, eq, sql, type SQL } from 'drizzle-orm';
 import { DURATION_EDGES } from '@glimpse/contract';
 import { queryRows, type Executor } from '../../db/client.ts';
 import { videos } from '../../db/schema.ts';
+import { badRequest } from '../../lib/errors.ts';
+import { isUuid } from '../../lib/ids.ts';
 import type { CursorValue } from '../../lib/pagination.ts';
 
 export type VideoTableRow = typeof videos.$inferSelect;
@@ -86,19 +88,50 @@ function durationFilter(d: VideoListFilter['duration']): SQL | undefined {
   return undefined;
 }
 
+/**
+ * A relevance search scores at most this many matching videos: with a very common word, ranking
+ * every match (tens of thousands at 1M videos) would cost far more than the page needs.
+ */
+export const SEARCH_CANDIDATES = 1000;
+/** Typo matches taken nearest-first (trigram GiST KNN, migration 0400): they rank below exact ones. */
+export const TYPO_CANDIDATES = 100;
+
 /** Full-text match (stemmed, weighted title A / description B) or a typo-tolerant title word match. */
-function textMatch(q: string): { where: SQL; rank: SQL } {
+function textMatch(q: string): { fts: SQL; typo: SQL; where: SQL; rank: SQL } {
   const tsq = sql`websearch_to_tsquery('english', ${q})`;
+  const fts = sql`v.search @@ ${tsq}`;
+  const typo = sql`lower(${q}) <% lower(v.title)`;
   return {
-    where: sql`(v.search @@ ${tsq} OR lower(${q}) <% lower(v.title))`,
+    fts,
+    typo,
+    where: sql`(${fts} OR ${typo})`,
     rank: sql`(ts_rank(v.search, ${tsq}) + 0.5 * word_similarity(lower(${q}), lower(v.title)))::float8`,
   };
 }
 
-function orderFor(sort: VideoSort, rank: SQL | undefined): { keys: SQL[]; casts: string[] } {
+type KeyType = 'float8' | 'bigint' | 'timestamptz' | 'uuid';
+
+/** What a cursor value must be for each key type; anything else is a tampered cursor (400, not a SQL error). */
+const KEY_CHECKS: Record<KeyType, (v: CursorValue) => boolean> = {
+  float8: (v) => typeof v === 'number',
+  bigint: (v) => typeof v === 'number' && Number.isSafeInteger(v),
+  timestamptz: (v) => typeof v === 'string' && !Number.isNaN(Date.parse(v)),
+  uuid: (v) => typeof v === 'string' && isUuid(v),
+};
+
+/**
+ * Sort keys and the types cursor values are cast to. The casts match the columns' own types:
+ * comparing `(views, id)` with a float8 would turn the keyset's index condition into a filter
+ * over every earlier row (page 1,000 then costs 20x page 1).
+ */
+function orderFor(sort: VideoSort, rank: SQL | undefined): { keys: SQL[]; casts: KeyType[] } {
   if (sort === 'relevance' && rank) return { keys: [rank, sql`v.id`], casts: ['float8', 'uuid'] };
   if (sort === 'uploadDate') return { keys: [sql`v.created_at`, sql`v.id`], casts: ['timestamptz', 'uuid'] };
-  return { keys: [sql`v.views`, sql`v.id`], casts: ['float8', 'uuid'] };
+  return { keys: [sql`v.views`, sql`v.id`], casts: ['bigint', 'uuid'] };
+}
+
+function checkCursor(cursor: CursorValue[], casts: KeyType[]): void {
+  if (!cursor.every((c, i) => KEY_CHECKS[casts[i]!](c))) throw badRequest('Invalid cursor');
 }
 
 export class VideosRepository {
@@ -128,14 +161,16 @@ export class VideosRepository {
     const match = f.query ? textMatch(f.query) : undefined;
     const conditions: SQL[] = [visibleTo(f.viewerId)];
     if (f.ownerId) conditions.push(sql`v.owner_id = ${f.ownerId}`);
-    if (match) conditions.push(match.where);
     const duration = durationFilter(f.duration);
     if (duration) conditions.push(duration);
     if (f.uploadDate && f.uploadDate !== 'anytime') {
       conditions.push(sql`v.created_at >= now() - ${DATE_WINDOWS[f.uploadDate]}::interval`);
     }
+    if (match && f.sort === 'relevance') return this.search(f, match, conditions);
+    if (match) conditions.push(match.where);
     const order = orderFor(f.sort, match?.rank);
     if (f.cursor) {
+      checkCursor(f.cursor, order.casts);
       const values = f.cursor.map((c, i) => sql`${c}::${sql.raw(order.casts[i]!)}`);
       conditions.push(sql`(${sql.join(order.keys, sql`, `)}) < (${sql.join(values, sql`, `)})`);
     }
@@ -153,6 +188,42 @@ export class VideosRepository {
       return [r.views, r.id];
     };
     return { rows, cursorOf };
+  }
+
+  /**
+   * Relevance search over a capped candidate set: up to SEARCH_CANDIDATES full-text matches
+   * (ranked in the same index scan that finds them), topped up with the TYPO_CANDIDATES titles
+   * nearest by word similarity only when full-text finds fewer. Typo matches score below exact ones anyway. Only
+   * the page's rows are then joined with their owners. Beyond the cap, the order of very common
+   * words' matches is approximate.
+   */
+  private async search(
+    f: VideoListFilter,
+    m: ReturnType<typeof textMatch>,
+    conditions: SQL[],
+  ): Promise<{ rows: VideoRow[]; cursorOf: (r: VideoRow) => CursorValue[] }> {
+    const filter = sql.join(conditions, sql` AND `);
+    if (f.cursor) checkCursor(f.cursor, ['float8', 'uuid']);
+    const after = f.cursor ? sql`WHERE (h.rank, h.id) < (${f.cursor[0]}::float8, ${f.cursor[1]}::uuid)` : sql``;
+    const rows = await queryRows<VideoRow>(
+      this.db,
+      sql`WITH fts AS (
+            SELECT v.id, ${m.rank} AS rank FROM videos v WHERE ${m.fts} AND ${filter} LIMIT ${SEARCH_CANDIDATES}
+          ), typo AS (
+            SELECT v.id, ${m.rank} AS rank FROM videos v WHERE ${m.typo} AND NOT ${m.fts} AND ${filter}
+            ORDER BY lower(${f.query}) <<-> lower(v.title)
+            LIMIT LEAST(${TYPO_CANDIDATES}, ${SEARCH_CANDIDATES} - (SELECT count(*) FROM fts))
+          ), hits AS (
+            SELECT * FROM fts UNION ALL SELECT * FROM typo
+          ), page AS (
+            SELECT h.id, h.rank FROM hits h ${after} ORDER BY h.rank DESC, h.id DESC
+            LIMIT ${f.limit + 1} ${f.cursor ? sql`` : sql`OFFSET ${f.offset}`}
+          )
+          ${videoSelect(f.viewerId)}, page.rank
+          FROM page JOIN videos v ON v.id = page.id JOIN users u ON u.id = v.owner_id
+          ORDER BY page.rank DESC, v.id DESC`,
+    );
+    return { rows, cursorOf: (r) => [r.rank ?? 0, r.id] };
   }
 
   /**

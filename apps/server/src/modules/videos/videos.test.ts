@@ -124,6 +124,22 @@ describe('GET /videos (home, search, filters, sorts, pages)', () => {
     }
   });
 
+  it('rejects a well-formed cursor whose values do not fit the sort with 400 (never a SQL error)', async () => {
+    const cursor = (values: unknown[]) => Buffer.from(JSON.stringify(values)).toString('base64url');
+    const id = v.pasta!;
+    for (const qs of [
+      `cursor=${cursor(['abc', id])}`,
+      `cursor=${cursor([1.5, id])}`,
+      `cursor=${cursor([10, 'not-a-uuid'])}`,
+      `sortBy=uploadDate&cursor=${cursor(['yesterday', id])}`,
+      `query=cooking&cursor=${cursor(['high', id])}`,
+    ]) {
+      const res = await list(qs);
+      expect(res.statusCode, qs).toBe(400);
+      expect(res.json().message).toBe('Invalid cursor');
+    }
+  });
+
   it('home: published, ready videos by views, 10 per page', async () => {
     const res = await list('');
     expect(res.statusCode).toBe(200);

@@ -1,0 +1,171 @@
+/**
+ * API: home feed, search, watch-page GET and a comment page, served by Glimpse (Fastify, one
+ * process) and by a bare node:http + pg server running the same repository SQL (bare-server.ts),
+ * at 32 and 128 connections (wrk, loopback), in one run. Also page 1,000 of the home feed by
+ * keyset cursor vs page 1.
+ * Usage: npm run bench -- api [--videos 100000] [--seconds 10] [--reseed]
+ *   The catalogue is (re)seeded into BENCH_DATABASE_URL unless it already holds --videos videos.
+ */
+import { spawn } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { seedCatalogue } from './seed-catalogue.ts';
+import { benchDatabaseUrl, fmt, ratio, report, startGlimpse, stop, waitFor, wrk, type LoadResult } from './lib.ts';
+
+const { values } = parseArgs({
+  options: { videos: { type: 'string', default: '100000' }, seconds: { type: 'string', default: '10' }, reseed: { type: 'boolean', default: false } },
+});
+const videoCount = Number(values.videos);
+const seconds = Number(values.seconds);
+const url = benchDatabaseUrl();
+const GLIMPSE = 3201;
+const BARE = 3202;
+/** Search words: very common ones (in a third of titles) and rarer stems, plus a two-word query. */
+const WORDS = ['music', 'cooking', 'travel', 'guitar', 'coffee', 'robots', 'space history', 'typescript'];
+
+async function prepare(): Promise<{ videoId: string; commentVideoId: string }> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const count = await client.query<{ n: string }>('SELECT count(*) AS n FROM videos').catch(() => ({ rows: [{ n: '0' }] }));
+    if (values.reseed || Number(count.rows[0]!.n) !== videoCount) {
+      await seedCatalogue(url, videoCount);
+    } else {
+      console.log(`catalogue of ${videoCount} videos already seeded (use --reseed to redo)`);
+    }
+    // The most viewed video: the watch page users hit most; its comments are a full page.
+    const top = await client.query<{ id: string }>(
+      `SELECT id FROM videos WHERE is_published AND status = 'ready' AND comments_count >= 10 ORDER BY views DESC, id DESC LIMIT 1`,
+    );
+    return { videoId: top.rows[0]!.id, commentVideoId: top.rows[0]!.id };
+  } finally {
+    await client.end();
+  }
+}
+
+interface Route {
+  name: string;
+  paths: string[];
+}
+
+function routes(videoId: string, commentVideoId: string): Route[] {
+  return [
+    { name: 'home feed', paths: ['/api/v1/videos?sortBy=views&limit=10'] },
+    { name: 'search', paths: WORDS.map((w) => `/api/v1/videos?query=${encodeURIComponent(w)}`) },
+    { name: 'watch-page GET', paths: [`/api/v1/videos/${videoId}`] },
+    { name: 'comment page', paths: [`/api/v1/comments/video/${commentVideoId}`] },
+  ];
+}
+
+/** Both servers answer each path with 200 before anything is measured. */
+async function check(port: number, all: Route[]) {
+  for (const r of all) {
+    for (const p of r.paths) {
+      const res = await fetch(`http://127.0.0.1:${port}${p}`);
+      if (res.status !== 200) throw new Error(`${port}${p} answered ${res.status}: ${await res.text()}`);
+    }
+  }
+}
+
+/** GET with one retry: after a long load run the client's pooled keep-alive socket may be closed. */
+async function get(u: string): Promise<Response> {
+  try {
+    return await fetch(u);
+  } catch {
+    return fetch(u);
+  }
+}
+
+/** Median time of `n` sequential requests to one path, in ms. */
+async function medianMs(port: number, p: string, n: number): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t0 = performance.now();
+    const res = await get(`http://127.0.0.1:${port}${p}`);
+    await res.arrayBuffer();
+    times.push(performance.now() - t0);
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(n / 2)]!;
+}
+
+/** Walks the home feed by nextCursor to the cursor of page `page`. */
+async function cursorOfPage(port: number, page: number): Promise<string> {
+  let cursor = '';
+  for (let i = 1; i < page; i++) {
+    const res = await get(`http://127.0.0.1:${port}/api/v1/videos?sortBy=views&limit=10${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+    const body = (await res.json()) as { data: { nextCursor: string | null } };
+    if (!body.data.nextCursor) throw new Error(`the home feed ends before page ${page}`);
+    cursor = body.data.nextCursor;
+  }
+  return cursor;
+}
+
+const { videoId, commentVideoId } = await prepare();
+const all = routes(videoId, commentVideoId);
+const dataDir = path.resolve('bench/tmp/api-data');
+rmSync(dataDir, { recursive: true, force: true });
+const glimpse = startGlimpse(GLIMPSE, { DATABASE_URL: url, DATA_DIR: dataDir });
+const bare = spawn(process.execPath, ['--import', 'tsx', 'bench/bare-server.ts', String(BARE), url], { stdio: ['ignore', 'ignore', 'inherit'] });
+try {
+  await waitFor(`http://127.0.0.1:${GLIMPSE}/api/v1/health`);
+  await waitFor(`http://127.0.0.1:${BARE}/`);
+  await check(GLIMPSE, all);
+  await check(BARE, all);
+
+  // Deep keyset pagination first, on an unloaded server: page 1,000 by cursor vs page 1 (sequential requests, median).
+  const deep = await cursorOfPage(GLIMPSE, 1000);
+  const page1 = await medianMs(GLIMPSE, '/api/v1/videos?sortBy=views&limit=10', 200);
+  const page1000 = await medianMs(GLIMPSE, `/api/v1/videos?sortBy=views&limit=10&cursor=${encodeURIComponent(deep)}`, 200);
+  const offset1000 = await medianMs(GLIMPSE, '/api/v1/videos?sortBy=views&limit=10&page=1000', 50);
+
+  const rows: string[] = [];
+  const summary: string[] = [];
+  for (const connections of [32, 128]) {
+    for (const r of all) {
+      const requests = r.paths.map((p) => ({ path: p }));
+      // Warm both (JIT, pg plans, shared buffers), then measure them back to back.
+      wrk('warm', { url: `http://127.0.0.1:${GLIMPSE}`, connections, seconds: 2, requests });
+      wrk('warm', { url: `http://127.0.0.1:${BARE}`, connections, seconds: 2, requests });
+      const ours: LoadResult = wrk(`glimpse ${r.name}`, { url: `http://127.0.0.1:${GLIMPSE}`, connections, seconds, requests });
+      const limit: LoadResult = wrk(`bare ${r.name}`, { url: `http://127.0.0.1:${BARE}`, connections, seconds, requests });
+      const q = ratio(ours.requestsPerSec, limit.requestsPerSec);
+      for (const x of [ours, limit]) {
+        rows.push(`| ${x.label} | ${connections} | ${fmt(x.requestsPerSec, 0)} | ${fmt(x.p50)} | ${fmt(x.p99)} | ${x.errors + x.non2xx} |`);
+      }
+      summary.push(
+        `| ${r.name} | ${connections} | **${fmt(q)}** ${q >= 0.7 ? 'ok' : 'short'} | ${fmt(ours.p99)} ms${connections === 32 ? (ours.p99 <= 25 ? ' ok' : ' short') : ''} |`,
+      );
+      console.log(summary.at(-1));
+    }
+  }
+
+  report('api', `npm run bench -- api --videos ${videoCount} --seconds ${seconds}`, [
+    `Catalogue: ${videoCount} videos, ${videoCount / 10} channels, ${videoCount * 10} likes, ${videoCount * 10} comments (bench/seed-catalogue.ts) on PostgreSQL at ${url.replace(/\/\/[^@]*@/, '//')}.`,
+    `wrk (1 thread), ${seconds} s per run after a 2 s warm-up, loopback; both servers one Node process with a 10-connection pg pool.`,
+    `Glimpse: \`tsx apps/server/src/main.ts serve\` (NODE_ENV=production, LOG_LEVEL=error, WORKER_ENABLED=false, RATE_LIMITS_ENABLED=false).`,
+    `Limit: bench/bare-server.ts, node:http running the same repository functions (same SQL) over pg, no framework.`,
+    `Search rotates over: ${WORDS.map((w) => `"${w}"`).join(', ')}.`,
+    '',
+    '## Ratio Glimpse / bare (requests/s) and Glimpse p99',
+    '',
+    '| route | connections | ratio (goal >= 0.7) | Glimpse p99 (goal <= 25 ms at 32) |',
+    '|---|---|---|---|',
+    ...summary,
+    '',
+    '## Runs',
+    '',
+    '| run | connections | req/s | p50 ms | p99 ms | errors+non2xx |',
+    '|---|---|---|---|---|---|',
+    ...rows,
+    '',
+    '## Deep pagination (home feed, 10 per page, median of sequential requests)',
+    '',
+    `- page 1: ${fmt(page1)} ms; page 1,000 by keyset cursor: ${fmt(page1000)} ms; ratio **${fmt(ratio(page1000, page1))}** (goal <= 2)`,
+    `- for comparison, page 1,000 by \`page=1000\` (OFFSET 9990): ${fmt(offset1000)} ms (${fmt(ratio(offset1000, page1))}x page 1)`,
+  ]);
+} finally {
+  await Promise.all([stop(glimpse), stop(bare)]);
+}
