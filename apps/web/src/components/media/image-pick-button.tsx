@@ -48,7 +48,7 @@ export function ImagePickButton({
         title={iconOnly ? label : undefined}
         className={clsx(
           'flex items-center gap-1.5 rounded-full text-sm font-medium',
-          iconOnly ? 'size-9 justify-center bg-white/90 text-zinc-900 shadow hover:bg-white' : 'h-9 px-3 text-blue-700 hover:bg-blue-50',
+          iconOnly ? 'size-9 justify-center bg-white/90 text-zinc-900 shadow hover:bg-white' : 'h-9 whitespace-nowrap px-3 text-blue-700 hover:bg-blue-50',
         )}
       >
         {iconOnly ? <Camera className="size-4" aria-hidden /> : <ImagePlus className="size-4" aria-hidden />}

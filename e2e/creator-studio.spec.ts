@@ -1,0 +1,123 @@
+import {
+  createChannelUser,
+  expect,
+  expectNoPageOverflow,
+  makeClip,
+  makeImage,
+  padMp4,
+  screenshotWidths,
+  setProfileImages,
+  signIn,
+  test,
+  uniqueName,
+} from './support/index.ts';
+
+const CHUNK = 3 * 1024 * 1024;
+
+test('a creator uploads a clip from the dashboard, waits for processing, publishes it and visitors see it', async ({ page, request, browser }) => {
+  test.setTimeout(150_000);
+  const owner = await createChannelUser(request, 'Studio Creator');
+  const { userName } = owner.user;
+  const [clip, avatar, cover] = await Promise.all([makeClip({ seconds: 3, pattern: 'smptebars' }), makeImage(256, 256, 'rgbtestsrc'), makeImage(1500, 300)]);
+  // Just over two chunks, so the upload runs three chunk requests.
+  await padMp4(clip.video, 2 * CHUNK + 200_000);
+  await setProfileImages(owner, { avatar, cover });
+  const title = uniqueName('Colour bars ');
+  const dashboardPath = `/user/@${userName}/dashboard`;
+
+  await signIn(page, owner.account, dashboardPath);
+  await expect(page.getByRole('heading', { name: 'Welcome back, Studio Creator' })).toBeVisible();
+  for (const stat of ['Total Views', 'Total Subscribers', 'Total Likes', 'Total Comments']) await expect(page.getByText(stat)).toBeVisible();
+  await expect(page.getByText('No videos uploaded')).toBeVisible();
+
+  const form = page.getByRole('dialog', { name: 'Upload Video' });
+  await test.step('fill the upload form', async () => {
+    await page.getByRole('button', { name: 'Upload Video' }).click();
+    await form.getByLabel('Video file').setInputFiles(clip.video);
+    await expect(form.getByText(/clip\.mp4 \(6\.\d\d MB\)/)).toBeVisible();
+    await form.getByLabel('Choose thumbnail').setInputFiles(clip.thumbnail);
+    await expect(form.getByRole('img', { name: 'Thumbnail preview' })).toBeVisible();
+    await form.getByLabel('Title').fill(title);
+    await form.getByLabel('Description').fill('Colour bars and a steady tone, uploaded through the dashboard.');
+    await screenshotWidths(page, 'upload-form', { ready: async () => expect(form).toBeVisible() });
+  });
+
+  const progress = page.getByRole('dialog', { name: /Upload/ });
+  await test.step('upload: the progress dialog refuses Finish until 100%', async () => {
+    // Hold the second chunk so the dialog is seen mid-upload; released once Finish was refused.
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let chunks = 0;
+    await page.route(/\/api\/v1\/videos\?/, async (route) => {
+      chunks += 1;
+      if (chunks === 2) await held;
+      await route.continue();
+    });
+    await form.getByRole('button', { name: 'Upload', exact: true }).click();
+    await expect(progress.getByRole('heading', { name: 'Uploading Video...' })).toBeVisible();
+    await expect(progress.getByText('clip.mp4')).toBeVisible();
+    await expect(progress.getByText(/^6\.\d\d MB$/)).toBeVisible();
+    await expect.poll(async () => Number(await progress.getByRole('progressbar').getAttribute('aria-valuenow'))).toBeGreaterThan(0);
+    await progress.getByRole('button', { name: 'Finish' }).click();
+    await expect(page.getByText('Please wait for the video to finish uploading.')).toBeVisible();
+    await screenshotWidths(page, 'upload-progress', { ready: async () => expect(progress).toBeVisible() });
+    release();
+    await expect(progress.getByRole('progressbar', { name: 'Upload progress' })).toHaveAttribute('aria-valuenow', '100');
+    await expect(progress.getByText('100%')).toBeVisible();
+    await expect(progress.getByRole('heading', { name: 'Uploaded Video' })).toBeVisible();
+    await expect(page.getByText('Video uploaded successfully')).toBeVisible();
+    expect(chunks).toBe(3);
+    await page.unroute(/\/api\/v1\/videos\?/);
+    await progress.getByRole('button', { name: 'Finish' }).click();
+    await expect(progress).toBeHidden();
+  });
+
+  const row = page.getByRole('row').filter({ hasText: title });
+  await test.step('processing shows in the table, then ready', async () => {
+    await expect(row).toBeVisible();
+    await expect(row.getByText('Ready')).toBeVisible({ timeout: 90_000 });
+    await expect(row.getByText(/^\d{4}-\d{2}-\d{2}$/)).toBeVisible();
+  });
+
+  const visitor = await browser.newPage();
+  await test.step('unpublished: visitors do not see it', async () => {
+    await visitor.goto(`/channel/@${userName}/videos`);
+    await expect(visitor.getByText('No videos uploaded')).toBeVisible();
+  });
+
+  await test.step('publish with the toggle', async () => {
+    const toggle = row.getByRole('switch', { name: `Publish ${title}` });
+    await expect(toggle).toHaveAttribute('aria-checked', 'false');
+    await toggle.click();
+    await expect(toggle).toHaveAttribute('aria-checked', 'true');
+    await expect(row.getByText('Published', { exact: true })).toBeVisible();
+    await screenshotWidths(page, 'dashboard', {
+      ready: async () => {
+        await expect(row.getByText('Ready')).toBeVisible();
+        await expectNoPageOverflow(page);
+      },
+      fullPage: true,
+    });
+  });
+
+  await test.step('the public channel lists it', async () => {
+    await visitor.goto(`/channel/@${userName}/videos`);
+    await expect(visitor.getByRole('link', { name: title }).first()).toBeVisible();
+    await expect(visitor.getByRole('button', { name: 'Subscribe' })).toBeVisible();
+    await expect(visitor.getByText('1 video')).toBeVisible();
+    await visitor.close();
+  });
+
+  await test.step('the owner sees it on their channel with the Dashboard button', async () => {
+    await page.getByRole('link', { name: 'View channel' }).click();
+    await expect(page).toHaveURL(new RegExp(`/channel/@${userName}/videos$`));
+    await expect(page.getByRole('link', { name: 'Dashboard' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Subscribe' })).toHaveCount(0);
+    await screenshotWidths(page, 'channel', {
+      ready: async (p) => {
+        await expect(p.getByRole('link', { name: title }).first()).toBeVisible();
+        await expectNoPageOverflow(p);
+      },
+    });
+  });
+});
