@@ -1,4 +1,5 @@
 import {
+  chooseFiles,
   createChannelUser,
   expect,
   expectNoPageOverflow,
@@ -33,9 +34,9 @@ test('a creator uploads a clip from the dashboard, waits for processing, publish
   const form = page.getByRole('dialog', { name: 'Upload Video' });
   await test.step('fill the upload form', async () => {
     await page.getByRole('button', { name: 'Upload Video' }).click();
-    await form.getByLabel('Video file').setInputFiles(clip.video);
+    await chooseFiles(form.getByRole('button', { name: 'Select file' }), clip.video);
     await expect(form.getByText(/clip\.mp4 \(6\.\d\d MB\)/)).toBeVisible();
-    await form.getByLabel('Choose thumbnail').setInputFiles(clip.thumbnail);
+    await chooseFiles(form.getByRole('button', { name: 'Choose thumbnail' }), clip.thumbnail);
     await expect(form.getByRole('img', { name: 'Thumbnail preview' })).toBeVisible();
     await form.getByLabel('Title').fill(title);
     await form.getByLabel('Description').fill('Colour bars and a steady tone, uploaded through the dashboard.');

@@ -10,3 +10,4 @@ export * from './upload.ts';
 export * from './images.ts';
 export * from './session.ts';
 export * from './layout-checks.ts';
+export * from './files.ts';

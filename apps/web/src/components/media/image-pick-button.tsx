@@ -25,13 +25,12 @@ export function ImagePickButton({
   const { imageMb } = useUploadLimits();
   return (
     <>
+      {/* Hidden: the button below is the one control assistive tech and keyboards get. */}
       <input
         ref={input}
         type="file"
         accept={IMAGE_ACCEPT}
-        className="sr-only"
-        tabIndex={-1}
-        aria-label={label}
+        hidden
         onChange={(e) => {
           const file = e.target.files?.[0];
           e.target.value = '';
