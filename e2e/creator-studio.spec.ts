@@ -62,6 +62,11 @@ test('a creator uploads a clip from the dashboard, waits for processing, publish
     await progress.getByRole('button', { name: 'Finish' }).click();
     await expect(page.getByText('Please wait for the video to finish uploading.')).toBeVisible();
     await screenshotWidths(page, 'upload-progress', { ready: async () => expect(progress).toBeVisible() });
+    // Hide only closes the dialog; the upload goes on and the header button brings it back.
+    await progress.getByRole('button', { name: 'Hide' }).click();
+    await expect(progress).toBeHidden();
+    await page.getByRole('button', { name: /^Uploading \d+%$/ }).click();
+    await expect(progress.getByRole('heading', { name: 'Uploading Video...' })).toBeVisible();
     release();
     await expect(progress.getByRole('progressbar', { name: 'Upload progress' })).toHaveAttribute('aria-valuenow', '100');
     await expect(progress.getByText('100%')).toBeVisible();
@@ -121,4 +126,49 @@ test('a creator uploads a clip from the dashboard, waits for processing, publish
       },
     });
   });
+});
+
+test('an upload interrupted by a page reload resumes with the chunks the server lacks', async ({ page, request }) => {
+  const owner = await createChannelUser(request, 'Resuming Creator');
+  const clip = await makeClip({ seconds: 2, pattern: 'rgbtestsrc' });
+  await padMp4(clip.video, 2 * CHUNK + 100_000);
+  const title = uniqueName('Resumed ');
+  const sent: number[] = [];
+  page.on('request', (req) => {
+    const url = new URL(req.url());
+    if (req.method() === 'POST' && url.pathname === '/api/v1/videos') sent.push(Number(url.searchParams.get('chunkNumber')));
+  });
+  // Chunk 1 of the first attempt never gets an answer: the reload cuts it off.
+  let cutOff = true;
+  await page.route(/\/api\/v1\/videos\?/, async (route) => {
+    if (cutOff && new URL(route.request().url()).searchParams.get('chunkNumber') === '1') return; // left hanging
+    await route.continue();
+  });
+
+  const fillAndUpload = async () => {
+    await page.getByRole('button', { name: 'Upload Video' }).click();
+    const form = page.getByRole('dialog', { name: 'Upload Video' });
+    await chooseFiles(form.getByRole('button', { name: 'Select file' }), clip.video);
+    await chooseFiles(form.getByRole('button', { name: 'Choose thumbnail' }), clip.thumbnail);
+    await form.getByLabel('Title').fill(title);
+    await form.getByLabel('Description').fill('Sent in two sittings.');
+    await form.getByRole('button', { name: 'Upload', exact: true }).click();
+  };
+
+  await signIn(page, owner.account, `/user/@${owner.user.userName}/dashboard`);
+  await fillAndUpload();
+  await expect.poll(() => sent).toEqual([0, 1]);
+  cutOff = false;
+  await page.reload();
+  await expect(page.getByText('No videos uploaded')).toBeVisible();
+  sent.length = 0;
+
+  await fillAndUpload();
+  const progress = page.getByRole('dialog', { name: 'Uploaded Video' });
+  await expect(progress.getByRole('progressbar', { name: 'Upload progress' })).toHaveAttribute('aria-valuenow', '100');
+  // Chunk 0 was already on the server: only 1 and 2 travel again.
+  expect(sent).toEqual([1, 2]);
+  await progress.getByRole('button', { name: 'Finish' }).click();
+  await expect(page.getByRole('row').filter({ hasText: title })).toBeVisible();
+  await expect(page.getByRole('row').filter({ hasText: title }).getByText('Ready')).toBeVisible({ timeout: 90_000 });
 });
