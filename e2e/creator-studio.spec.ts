@@ -11,6 +11,7 @@ import {
   signIn,
   test,
   uniqueName,
+  uploadVideo,
 } from './support/index.ts';
 
 const CHUNK = 3 * 1024 * 1024;
@@ -81,6 +82,9 @@ test('a creator uploads a clip from the dashboard, waits for processing, publish
   const row = page.getByRole('row').filter({ hasText: title });
   await test.step('processing shows in the table, then ready', async () => {
     await expect(row).toBeVisible();
+    // The table asks again right after the upload; transcoding takes seconds, so progress shows first.
+    await expect(row.getByRole('progressbar', { name: `Processing ${title}` })).toBeVisible();
+    await expect(row.getByText(/^Processing \d+%$/)).toBeVisible();
     await expect(row.getByText('Ready')).toBeVisible({ timeout: 90_000 });
     await expect(row.getByText(/^\d{4}-\d{2}-\d{2}$/)).toBeVisible();
   });
@@ -171,4 +175,49 @@ test('an upload interrupted by a page reload resumes with the chunks the server 
   await progress.getByRole('button', { name: 'Finish' }).click();
   await expect(page.getByRole('row').filter({ hasText: title })).toBeVisible();
   await expect(page.getByRole('row').filter({ hasText: title }).getByText('Ready')).toBeVisible({ timeout: 90_000 });
+});
+
+test('the dashboard counts a viewer\'s view, subscription, like and comment; the owner edits and deletes a video', async ({ page, request }) => {
+  const owner = await createChannelUser(request, 'Managing Creator');
+  const viewer = await createChannelUser(request, 'Busy Viewer');
+  const video = await uploadVideo(owner, { title: uniqueName('Before edit '), seconds: 2, pattern: 'testsrc' });
+  await viewer.send('post', `/videos/${video._id}/views`, {});
+  await viewer.send('post', `/subscriptions/toggle/${owner.user._id}`);
+  await viewer.send('post', `/likes/video/${video._id}/like`);
+  await viewer.send('post', `/comments/video/${video._id}`, { content: 'Lovely test pattern.' }, 201);
+  const thumbnail = await makeImage(640, 360, 'smptebars');
+
+  await signIn(page, owner.account, `/user/@${owner.user.userName}/dashboard`);
+  const stats = page.getByRole('list', { name: 'Channel stats' });
+  for (const label of ['Total Views', 'Total Subscribers', 'Total Likes', 'Total Comments']) {
+    await expect(stats.getByLabel(`${label}: 1`)).toBeVisible();
+  }
+  const row = page.getByRole('row').filter({ hasText: video.title });
+  await expect(row.getByRole('switch')).toHaveAttribute('aria-checked', 'true');
+
+  const renamed = uniqueName('After edit ');
+  await test.step('edit: new title and thumbnail', async () => {
+    await row.getByRole('button', { name: `Edit ${video.title}` }).click();
+    const dialog = page.getByRole('dialog', { name: 'Edit video' });
+    await dialog.getByLabel('Title').fill(renamed);
+    await chooseFiles(dialog.getByRole('button', { name: 'Change thumbnail' }), thumbnail);
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expect(page.getByText('Video uploaded successfully')).toBeVisible();
+    await expect(dialog).toBeHidden();
+    await expect(page.getByRole('row').filter({ hasText: renamed })).toBeVisible();
+    const fetched = await owner.get<{ title: string; description: string; thumbnail: { url: string } }>(`/videos/${video._id}`);
+    expect(fetched.title).toBe(renamed);
+    expect(fetched.description).toBe(video.description);
+    expect(fetched.thumbnail.url).not.toBe(video.thumbnail?.url);
+  });
+
+  await test.step('delete after confirmation', async () => {
+    await page.getByRole('button', { name: `Delete ${renamed}` }).click();
+    const confirm = page.getByRole('dialog', { name: 'Delete video' });
+    await expect(confirm).toContainText(renamed);
+    await confirm.getByRole('button', { name: 'Delete' }).click();
+    await expect(confirm).toBeHidden();
+    await expect(page.getByText('No videos uploaded')).toBeVisible();
+    expect((await request.get(`/api/v1/videos/${video._id}`)).status()).toBe(404);
+  });
 });
