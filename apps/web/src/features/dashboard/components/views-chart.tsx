@@ -19,7 +19,8 @@ export function viewsByUploadDay(videos: Pick<VideoSummary, 'createdAt' | 'views
 export function ViewsChart({ videos }: { videos: Pick<VideoSummary, 'createdAt' | 'views'>[] }) {
   const days = viewsByUploadDay(videos);
   if (days.length === 0) return null;
-  const max = Math.max(1, ...days.map((d) => d.views));
+  const most = Math.max(...days.map((d) => d.views));
+  const max = Math.max(1, most);
   const labelEvery = Math.ceil(days.length / 6);
   const summary = days.map((d) => `${d.day}: ${d.views}`).join(', ');
   return (
@@ -32,7 +33,8 @@ export function ViewsChart({ videos }: { videos: Pick<VideoSummary, 'createdAt' 
           <span>0</span>
         </div>
         <div aria-hidden className="min-w-0 flex-1">
-          <div className="flex h-36 items-end gap-1 border-b border-zinc-300">
+          <div className="relative flex h-36 items-end gap-1 border-b border-zinc-300">
+            {most === 0 && <p className="absolute inset-0 flex items-center justify-center text-sm">No views yet</p>}
             {days.map((d) => (
               <div key={d.day} className="flex h-full min-w-0 flex-1 items-end justify-center" title={`${d.day}: ${formatCount(d.views)} views`}>
                 <div className="w-full max-w-10 min-h-px rounded-t bg-blue-600" style={{ height: `${(d.views / max) * 100}%` }} />
