@@ -177,7 +177,7 @@ test('an upload interrupted by a page reload resumes with the chunks the server 
   await expect(page.getByRole('row').filter({ hasText: title }).getByText('Ready')).toBeVisible({ timeout: 90_000 });
 });
 
-test('the dashboard counts a viewer\'s view, subscription, like and comment; the owner edits and deletes a video', async ({ page, request }) => {
+test('the dashboard counts a viewer\'s view, subscription, like and comment; the owner edits and deletes a video', async ({ page, request, browser }) => {
   const owner = await createChannelUser(request, 'Managing Creator');
   const viewer = await createChannelUser(request, 'Busy Viewer');
   const video = await uploadVideo(owner, { title: uniqueName('Before edit '), seconds: 2, pattern: 'testsrc' });
@@ -186,6 +186,15 @@ test('the dashboard counts a viewer\'s view, subscription, like and comment; the
   await viewer.send('post', `/likes/video/${video._id}/like`);
   await viewer.send('post', `/comments/video/${video._id}`, { content: 'Lovely test pattern.' }, 201);
   const thumbnail = await makeImage(640, 360, 'smptebars');
+
+  await test.step("the viewer's history and liked videos list it", async () => {
+    const viewerPage = await browser.newPage();
+    await signIn(viewerPage, viewer.account, '/history');
+    await expect(viewerPage.getByRole('list', { name: 'Watch history' }).getByRole('link', { name: video.title }).first()).toBeVisible();
+    await viewerPage.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Liked videos' }).click();
+    await expect(viewerPage.getByRole('list', { name: 'Liked videos' }).getByRole('link', { name: video.title }).first()).toBeVisible();
+    await viewerPage.close();
+  });
 
   await signIn(page, owner.account, `/user/@${owner.user.userName}/dashboard`);
   const stats = page.getByRole('list', { name: 'Channel stats' });
