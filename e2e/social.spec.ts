@@ -107,6 +107,12 @@ test('the owner posts a tweet with an image, edits it, a reader comments on it, 
     await expect(readerPage.getByRole('heading', { name: '1 Comments' })).toBeVisible();
     await readerPage.getByRole('button', { name: /^Like \(/ }).click();
     await expect(readerPage.getByRole('button', { name: 'Like (1)' })).toHaveAttribute('aria-pressed', 'true');
+    await screenshotWidths(readerPage, 'tweet', {
+      ready: async (p) => {
+        await expect(p.getByRole('article', { name: 'Comment by Rita Reader' })).toBeVisible();
+        await expectNoPageOverflow(p);
+      },
+    });
   });
 
   await test.step('the owner sees the count, then deletes the tweet', async () => {
@@ -173,6 +179,12 @@ test('a user renames and deletes a playlist', async ({ page, request }) => {
   await signIn(page, user.account, '/playlists');
   await expect(page.getByRole('link', { name: `Play all: ${name}` })).toBeVisible();
 
+  await screenshotWidths(page, 'my-playlists', {
+    ready: async (p) => {
+      await expect(p.getByRole('link', { name: `Play all: ${name}` })).toBeVisible();
+      await expectNoPageOverflow(p);
+    },
+  });
   await page.getByRole('button', { name: `Options for ${name}` }).click();
   await page.getByRole('menuitem', { name: 'Edit' }).click();
   const field = page.getByRole('textbox', { name: 'Playlist name' });
