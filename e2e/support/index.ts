@@ -7,3 +7,7 @@ export * from './player.ts';
 export * from './screenshots.ts';
 export * from './ui.ts';
 export * from './upload.ts';
+export * from './images.ts';
+export * from './session.ts';
+export * from './layout-checks.ts';
+export * from './files.ts';

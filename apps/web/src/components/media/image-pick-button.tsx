@@ -25,13 +25,12 @@ export function ImagePickButton({
   const { imageMb } = useUploadLimits();
   return (
     <>
+      {/* Hidden: the button below is the one control assistive tech and keyboards get. */}
       <input
         ref={input}
         type="file"
         accept={IMAGE_ACCEPT}
-        className="sr-only"
-        tabIndex={-1}
-        aria-label={label}
+        hidden
         onChange={(e) => {
           const file = e.target.files?.[0];
           e.target.value = '';
@@ -48,7 +47,7 @@ export function ImagePickButton({
         title={iconOnly ? label : undefined}
         className={clsx(
           'flex items-center gap-1.5 rounded-full text-sm font-medium',
-          iconOnly ? 'size-9 justify-center bg-white/90 text-zinc-900 shadow hover:bg-white' : 'h-9 px-3 text-blue-700 hover:bg-blue-50',
+          iconOnly ? 'size-9 justify-center bg-white/90 text-zinc-900 shadow hover:bg-white' : 'h-9 whitespace-nowrap px-3 text-blue-700 hover:bg-blue-50',
         )}
       >
         {iconOnly ? <Camera className="size-4" aria-hidden /> : <ImagePlus className="size-4" aria-hidden />}

@@ -7,7 +7,7 @@ import { session } from '@/lib/session.ts';
 import { fakeApi, renderApp, type Handler } from '@/test/render.tsx';
 import { editForm, type DashboardVideo } from './api/dashboard-api.ts';
 import { UploadProgressDialog } from './components/upload-progress-dialog.tsx';
-import { viewsByUploadDay } from './components/views-chart.tsx';
+import { ViewsChart, viewsByUploadDay } from './components/views-chart.tsx';
 
 beforeEach(() => {
   toast.remove();
@@ -151,6 +151,14 @@ describe('dashboard', () => {
       { day: '2024-03-05', views: 5 },
       { day: '2024-03-06', views: 1 },
     ]);
+  });
+
+  it('says so when no video has a view yet, instead of drawing empty bars alone', () => {
+    const { rerender } = render(<ViewsChart videos={[{ createdAt: '2024-03-05T12:00:00', views: 0 }]} />);
+    expect(screen.getByText('No views yet')).toBeInTheDocument();
+    rerender(<ViewsChart videos={[{ createdAt: '2024-03-05T12:00:00', views: 4 }]} />);
+    expect(screen.queryByText('No views yet')).not.toBeInTheDocument();
+    expect(screen.getByRole('img', { name: 'Views by upload date: 2024-03-05: 4' })).toBeInTheDocument();
   });
 });
 

@@ -30,9 +30,11 @@ describe('personal lists', () => {
     ['/history', 'users/watch-history', 'Please login to view your watch history.'],
     ['/liked-videos', 'likes/video', 'Please login to view your liked videos.'],
   ])('%s answered 401 toasts the login message and goes home', async (path, api, message) => {
-    serve(false, (url) => (url.pathname === `/api/v1/${api}` ? { status: 401, message: 'Please login' } : undefined));
+    // The real server answers with the same words: they must show once (the toast), not also as a page error.
+    serve(false, (url) => (url.pathname === `/api/v1/${api}` ? { status: 401, message } : undefined));
     const { router } = renderApp(path);
     expect(await screen.findByText(message)).toBeInTheDocument();
+    expect(screen.getAllByText(message)).toHaveLength(1);
     await waitFor(() => expect(router.state.location.pathname).toBe('/'));
   });
 

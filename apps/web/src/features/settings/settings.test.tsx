@@ -100,11 +100,16 @@ describe('personal information', () => {
   });
 
   it('saves a new name, updates the stored user and follows the new handle', async () => {
-    const calls = serve(true, (url, init) =>
-      url.pathname === '/api/v1/users/me' && init.method === 'PATCH'
-        ? { data: { user: { ...ada, userName: 'ada2', fullName: 'Ada King' } }, message: 'Account details updated successfully' }
-        : undefined,
-    );
+    let renamed = false;
+    const calls = serve(true, (url, init) => {
+      if (url.pathname === '/api/v1/users/me' && init.method === 'PATCH') {
+        renamed = true;
+        return { data: { user: { ...ada, userName: 'ada2', fullName: 'Ada King' } }, message: 'Account details updated successfully' };
+      }
+      // Like the server: the old handle names no channel any more.
+      if (renamed && url.pathname === '/api/v1/users/channel/ada') return { status: 404, message: 'Channel not found' };
+      return undefined;
+    });
     const { router } = renderApp('/user/@ada/personal-information');
     const fullName = await screen.findByRole('textbox', { name: 'Full name' });
     await userEvent.clear(fullName);
@@ -119,6 +124,10 @@ describe('personal information', () => {
     await waitFor(() => expect(session.getUser()).toMatchObject({ userName: 'ada2', fullName: 'Ada King' }));
     expect(await screen.findByRole('textbox', { name: 'User name' })).toHaveValue('ada2');
     expect(screen.queryByText('Please login to view your Channel.')).toBeNull();
+    // The old handle's channel is not asked for again: its 404 would send the page home.
+    const patchAt = calls.findIndex((c) => c.method === 'PATCH');
+    expect(calls.slice(patchAt).filter((c) => c.url.pathname === '/api/v1/users/channel/ada')).toEqual([]);
+    expect(router.state.location.pathname).toBe('/user/@ada2/personal-information');
   });
 });
 

@@ -92,7 +92,7 @@ function ChannelPage({ userName }: { userName: string }) {
               <NavLink
                 to={tab.href(channel.userName)}
                 className={({ isActive }) =>
-                  clsx('block border-b-2 px-4 py-2.5 text-sm font-medium', isActive ? 'border-zinc-900 text-zinc-900' : 'border-transparent text-zinc-600 hover:text-zinc-900')
+                  clsx('block border-b-2 px-3 py-2.5 text-sm font-medium sm:px-4', isActive ? 'border-zinc-900 text-zinc-900' : 'border-transparent text-zinc-600 hover:text-zinc-900')
                 }
               >
                 {tab.label}

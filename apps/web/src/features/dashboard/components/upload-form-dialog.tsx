@@ -81,7 +81,7 @@ export function UploadFormDialog({ onClose, onSubmit }: { onClose: () => void; o
           </Button>
         </div>
         <div className="flex items-center gap-3">
-          <span className="block aspect-video w-28 shrink-0 overflow-hidden rounded-lg bg-zinc-200">
+          <span className="block aspect-video w-24 shrink-0 overflow-hidden rounded-lg bg-zinc-200 sm:w-28">
             {preview && <img src={preview} alt="Thumbnail preview" className="size-full object-cover" />}
           </span>
           <div>

@@ -70,7 +70,8 @@ function ProcessingState({ video }: { video: DashboardVideo }) {
 export function VideosTable({ videos, onEdit, onDelete }: { videos: DashboardVideo[]; onEdit: (v: DashboardVideo) => void; onDelete: (v: DashboardVideo) => void }) {
   const th = 'px-3 py-2 text-left text-xs font-semibold uppercase tracking-wide text-zinc-600';
   return (
-    <div className="overflow-x-auto rounded-xl border border-zinc-200">
+    // relative: the sr-only (absolute) caption and header would otherwise overflow the page, not this scroller.
+    <div className="relative overflow-x-auto rounded-xl border border-zinc-200">
       <table className="w-full min-w-[720px] text-sm">
         <caption className="sr-only">Your videos</caption>
         <thead className="bg-zinc-50">

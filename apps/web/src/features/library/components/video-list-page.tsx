@@ -3,7 +3,7 @@ import { MediaGrid, VideoTile } from '@/components/media/video-tile.tsx';
 import { EmptyState } from '@/components/ui/empty-state.tsx';
 import { InfiniteSentinel } from '@/components/ui/infinite-sentinel.tsx';
 import { Spinner } from '@/components/ui/spinner.tsx';
-import { errorMessage } from '@/lib/api-client.ts';
+import { errorMessage, isApiError } from '@/lib/api-client.ts';
 import { useLibraryList, type LibrarySource } from '../api/library-api.ts';
 import { useLoginGuard } from './use-login-guard.ts';
 
@@ -29,7 +29,8 @@ export function VideoListPage<T>({
   return (
     <div className="mx-auto max-w-7xl px-4 py-6">
       <h1 className="mb-6 text-2xl font-bold">{title}</h1>
-      {q.isPending ? (
+      {/* A 401 is on its way home with the login toast (useLoginGuard): no error flash meanwhile. */}
+      {q.isPending || isApiError(q.error, 401) ? (
         <Spinner label={`Loading ${title.toLowerCase()}`} />
       ) : q.isError ? (
         <p role="alert" className="text-sm text-red-700">

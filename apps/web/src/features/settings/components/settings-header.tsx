@@ -23,7 +23,7 @@ export function SettingsHeader({ userName, ...pickers }: { userName: string } & 
   }, [failed, navigate]);
   if (!q.data) return <Spinner label="Loading channel" />;
   const tab = ({ isActive }: { isActive: boolean }) =>
-    clsx('block border-b-2 px-4 py-2.5 text-sm font-medium', isActive ? 'border-zinc-900' : 'border-transparent text-zinc-600 hover:text-zinc-900');
+    clsx('block border-b-2 px-3 py-2.5 text-sm font-medium sm:px-4', isActive ? 'border-zinc-900' : 'border-transparent text-zinc-600 hover:text-zinc-900');
   return (
     <>
       <ChannelHeader

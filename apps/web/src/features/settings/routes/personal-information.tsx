@@ -77,10 +77,13 @@ export default function PersonalInformationRoute() {
       const next: StoredUser = { ...user, fullName: data.user?.fullName ?? fullName, userName: data.user?.userName ?? userName };
       toast.success('Changes updated successfully');
       reset({ fullName: next.fullName, userName: next.userName });
+      const moved = next.userName !== user.userName;
       // A new handle moves the page first; user-layout then stores the renamed user.
-      if (next.userName !== user.userName) navigate(paths.user.personalInformation.getHref(next.userName), { replace: true, state: { renamedUser: next } });
+      if (moved) navigate(paths.user.personalInformation.getHref(next.userName), { replace: true, state: { renamedUser: next } });
       else session.setUser(next);
-      await qc.invalidateQueries({ queryKey: ['channel'] });
+      // The old handle now answers 404, and its header may still be on screen until the move
+      // renders: asking again would send the page home. Every other channel query is refreshed.
+      await qc.invalidateQueries({ queryKey: ['channel'], predicate: (q) => !moved || q.queryKey[1] !== user.userName });
     } catch (err) {
       if (isApiError(err, 409)) {
         toast.error('User name already exists');
