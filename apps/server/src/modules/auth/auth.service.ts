@@ -16,8 +16,9 @@ import { SessionsService } from './sessions.service.ts';
 
 const VERIFY_HOURS = 24;
 const RESET_HOURS = 1;
-// Two requests may pick the same free user name at once; the loser retries with a fresh one.
-const USERNAME_ATTEMPTS = 3;
+// Requests may pick the same free user name at once; each loser retries with a fresh one. With n
+// simultaneous sign-ups of one full name the last needs n attempts, so allow a generous number.
+const USERNAME_ATTEMPTS = 20;
 
 export class AuthService {
   private readonly users: UsersRepository;
