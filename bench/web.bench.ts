@@ -132,7 +132,7 @@ const server = startGlimpse(PORT, { DATABASE_URL: url, DATA_DIR: dataDir, WEB_DI
 try {
   await waitFor(`http://127.0.0.1:${PORT}/api/v1/health`);
   lines.push(
-    `Lighthouse ${JSON.parse(readFileSync('node_modules/lighthouse/package.json', 'utf8')).version}, mobile preset (default config: emulated mid-range phone, simulated slow 4G, 4x CPU slowdown), Chromium at ${CHROME} headless; Glimpse serves the build itself (one process, no compression, no CDN) on loopback; catalogue of 200 videos; median performance of ${runs} run(s).`,
+    `Lighthouse ${JSON.parse(readFileSync('node_modules/lighthouse/package.json', 'utf8')).version}, mobile preset (default config: emulated mid-range phone, simulated slow 4G, 4x CPU slowdown), Chromium at ${CHROME} headless; Glimpse serves the build itself (one process, precompressed brotli/gzip assets, no CDN) on loopback; catalogue of 200 videos; median performance of ${runs} run(s).`,
     '',
     '| page | performance | accessibility | FCP | LCP | TBT | CLS |',
     '|---|---|---|---|---|---|---|',

@@ -1,4 +1,5 @@
 import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
@@ -140,7 +141,18 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   const webDist = ctx.config.webDist;
   const hasWeb = existsSync(`${webDist}/index.html`);
   if (hasWeb) {
-    await app.register(fastifyStatic, { root: webDist, prefix: '/', wildcard: false, index: false });
+    await app.register(fastifyStatic, {
+      root: webDist,
+      prefix: '/',
+      wildcard: false,
+      index: false,
+      // The build writes .br/.gz beside each asset (apps/web/scripts/precompress.mjs).
+      preCompressed: true,
+      // Built assets carry a content hash in their names, so they never change.
+      setHeaders: (res, filePath) => {
+        if (filePath.includes(`${path.sep}assets${path.sep}`)) res.header('cache-control', 'public, max-age=31536000, immutable');
+      },
+    });
   }
 
   app.setNotFoundHandler((request, reply) => {
