@@ -1,15 +1,25 @@
-import { and, eq, or, type SQL } from 'drizzle-orm';
+import { and, eq, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { videos } from '../../db/schema.ts';
 import { ownerColumns } from '../users/users.repository.ts';
 
 export type VideoRow = typeof videos.$inferSelect;
 
-/** A video is visible when published and ready, and always to its owner. */
-export function videoVisibleTo(viewerId: string | null): SQL {
-  const isPublic = and(eq(videos.isPublished, true), eq(videos.status, 'ready'))!;
-  return viewerId ? or(isPublic, eq(videos.ownerId, viewerId))! : isPublic;
+/** The columns the visibility rule reads: the `videos` table's, or an alias's in raw SQL. */
+export interface VisibilityColumns {
+  isPublished: SQLWrapper;
+  status: SQLWrapper;
+  ownerId: SQLWrapper;
 }
+
+/** The one visibility rule: a video is visible when published and ready, and always to its owner. */
+export function videoVisibility(cols: VisibilityColumns, viewerId: string | null): SQL {
+  const isPublic = sql`(${cols.isPublished} AND ${cols.status} = 'ready')`;
+  return viewerId ? sql`(${isPublic} OR ${cols.ownerId} = ${viewerId}::uuid)` : isPublic;
+}
+
+/** The rule over the `videos` table (Drizzle query-builder queries). */
+export const videoVisibleTo = (viewerId: string | null): SQL => videoVisibility(videos, viewerId);
 
 /** Select list for a video card: the video row and its owner (join `users` on `videos.owner_id`). */
 export const videoCardColumns = { video: videos, owner: ownerColumns };

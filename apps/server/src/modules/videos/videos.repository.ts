@@ -5,6 +5,7 @@ import { videos } from '../../db/schema.ts';
 import { badRequest } from '../../lib/errors.ts';
 import { isUuid } from '../../lib/ids.ts';
 import type { CursorValue } from '../../lib/pagination.ts';
+import { videoVisibility } from './video-cards.repository.ts';
 
 export type VideoTableRow = typeof videos.$inferSelect;
 
@@ -75,9 +76,9 @@ export function videoSelect(viewerId: string | null): SQL {
 }
 
 /** Published and ready, or the viewer's own: the one visibility rule for every list and GET. */
-export function visibleTo(viewerId: string | null): SQL {
-  return sql`((v.is_published AND v.status = 'ready') OR v.owner_id = ${uuidOrNull(viewerId)})`;
-}
+/** The visibility rule over the alias `v` of this file's raw SQL. */
+const aliasV = { isPublished: sql.raw('v.is_published'), status: sql.raw('v.status'), ownerId: sql.raw('v.owner_id') };
+export const visibleTo = (viewerId: string | null): SQL => videoVisibility(aliasV, viewerId);
 
 const DATE_WINDOWS = { today: '1 day', thisWeek: '7 days', thisMonth: '1 month', thisYear: '1 year' } as const;
 
