@@ -9,6 +9,7 @@ import { Spinner } from '@/components/ui/spinner.tsx';
 import { paths } from '@/config/paths.ts';
 import { errorMessage } from '@/lib/api-client.ts';
 import { useStoredUser } from '@/lib/session.ts';
+import { useConfirmedDelete } from '@/lib/use-confirmed-delete.ts';
 import { deleteVideo, useDashboardVideos, useRefreshDashboard, useStats, type DashboardVideo } from '../api/dashboard-api.ts';
 import { EditVideoDialog } from '../components/edit-video-dialog.tsx';
 import { StatCards } from '../components/stat-cards.tsx';
@@ -28,23 +29,8 @@ export default function DashboardRoute() {
   const [formOpen, setFormOpen] = useState(false);
   const [progressOpen, setProgressOpen] = useState(false);
   const [editing, setEditing] = useState<DashboardVideo | null>(null);
-  const [deleting, setDeleting] = useState<DashboardVideo | null>(null);
-  const [busy, setBusy] = useState(false);
 
-  const confirmDelete = async () => {
-    if (!deleting) return;
-    setBusy(true);
-    try {
-      const { message } = await deleteVideo(deleting._id);
-      toast.success(message || 'Video deleted successfully');
-      setDeleting(null);
-      await refresh();
-    } catch (err) {
-      toast.error(errorMessage(err));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const remover = useConfirmedDelete<DashboardVideo>(deleteVideo, 'Video deleted successfully', refresh);
 
   const list = videos.data ?? [];
   const job = upload.job;
@@ -92,7 +78,7 @@ export default function DashboardRoute() {
         ) : list.length === 0 ? (
           <EmptyState kind="video" title="No videos uploaded" text="Upload your first video to see it here." />
         ) : (
-          <VideosTable videos={list} onEdit={setEditing} onDelete={setDeleting} />
+          <VideosTable videos={list} onEdit={setEditing} onDelete={remover.ask} />
         )}
       </section>
 
@@ -119,12 +105,12 @@ export default function DashboardRoute() {
       )}
       {editing && <EditVideoDialog video={editing} onClose={() => setEditing(null)} onSaved={() => void refresh()} />}
       <ConfirmDialog
-        open={deleting !== null}
+        open={remover.pending !== null}
         title="Delete video"
-        text={deleting ? `Delete '${deleting.title}'? This removes the video, its comments and likes for good.` : ''}
-        onConfirm={confirmDelete}
-        onClose={() => setDeleting(null)}
-        busy={busy}
+        text={remover.pending ? `Delete '${remover.pending.title}'? This removes the video, its comments and likes for good.` : ''}
+        onConfirm={remover.confirm}
+        onClose={remover.cancel}
+        busy={remover.busy}
       />
     </div>
   );

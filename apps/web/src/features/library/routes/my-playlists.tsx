@@ -14,6 +14,7 @@ import { Spinner } from '@/components/ui/spinner.tsx';
 import { paths } from '@/config/paths.ts';
 import { errorMessage } from '@/lib/api-client.ts';
 import { useStoredUser } from '@/lib/session.ts';
+import { useConfirmedDelete } from '@/lib/use-confirmed-delete.ts';
 import { deletePlaylist, myPlaylistsKey, renamePlaylist, useMyPlaylists } from '../api/library-api.ts';
 import { useLoginGuard } from '../components/use-login-guard.ts';
 
@@ -71,24 +72,9 @@ function MyPlaylists({ userName }: { userName: string }) {
   useLoginGuard(q.error, LOGIN);
   const [openMenu, setOpenMenu] = useState<string | null>(null);
   const [editing, setEditing] = useState<string | null>(null);
-  const [deleting, setDeleting] = useState<PlaylistSummary | null>(null);
-  const [busy, setBusy] = useState(false);
   const refresh = () => qc.invalidateQueries({ queryKey: myPlaylistsKey(userName) });
 
-  const confirmDelete = async () => {
-    if (!deleting) return;
-    setBusy(true);
-    try {
-      const { message } = await deletePlaylist(deleting._id);
-      toast.success(message || 'Playlist deleted successfully');
-      setDeleting(null);
-      await refresh();
-    } catch (err) {
-      toast.error(errorMessage(err));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const remover = useConfirmedDelete<PlaylistSummary>(deletePlaylist, 'Playlist deleted successfully', refresh);
 
   const playlists = q.data?.pages.flatMap((p) => p.items) ?? [];
   return (
@@ -122,7 +108,7 @@ function MyPlaylists({ userName }: { userName: string }) {
                     onToggle={() => setOpenMenu((cur) => toggleOpen(cur, p._id))}
                     onClose={() => setOpenMenu(null)}
                     onEdit={() => setEditing(p._id)}
-                    onDelete={() => setDeleting(p)}
+                    onDelete={() => remover.ask(p)}
                   />
                 }
               />
@@ -132,12 +118,12 @@ function MyPlaylists({ userName }: { userName: string }) {
       )}
       <InfiniteSentinel hasMore={q.hasNextPage} loading={q.isFetchingNextPage} onVisible={() => q.fetchNextPage()} />
       <ConfirmDialog
-        open={deleting !== null}
+        open={remover.pending !== null}
         title="Delete playlist"
-        text={deleting ? `Delete the playlist '${deleting.name}'? The videos stay on their channels.` : ''}
-        onConfirm={confirmDelete}
-        onClose={() => setDeleting(null)}
-        busy={busy}
+        text={remover.pending ? `Delete the playlist '${remover.pending.name}'? The videos stay on their channels.` : ''}
+        onConfirm={remover.confirm}
+        onClose={remover.cancel}
+        busy={remover.busy}
       />
     </div>
   );
