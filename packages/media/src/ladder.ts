@@ -86,18 +86,18 @@ export const rateString = (r: Rate): string => (r.den === 1 ? String(r.num) : `$
 export const rateValue = (r: Rate): number => r.num / r.den;
 
 /**
- * Rungs up to the source's short side (never upscaled); a source smaller than the lowest rung
- * gets one rendition at its own size. Rungs from `highFpsFrom` keep up to `maxFps`, lower ones
- * `fpsCap`.
+ * Rungs up to the source's short side (never upscaled). A source between two rungs, well above
+ * the lower one (288p, 719p), also gets a rendition at its own size under the next rung's cap,
+ * so it is never shown below its own quality. Rungs from `highFpsFrom` keep up to `maxFps`,
+ * lower ones `fpsCap`.
  */
 export function selectLadder(width: number, height: number, fps = 30, settings: LadderSettings = DEFAULT_LADDER): Rendition[] {
   const shortSide = Math.min(width, height);
   const sorted = [...settings.rungs].sort((a, b) => a.height - b.height);
   const fpsFor = (rung: number) => rateString(outputRate(fps, rung >= settings.highFpsFrom ? settings.maxFps : settings.fpsCap));
   const rungs = sorted.filter((r) => r.height <= shortSide);
-  if (rungs.length === 0) {
-    const own = even(shortSide);
-    return [{ rung: own, ...fit(width, height, own), maxKbps: sorted[0]?.maxKbps ?? 400, fps: fpsFor(own) }];
-  }
+  const next = sorted.find((r) => r.height > shortSide);
+  const top = rungs.at(-1);
+  if (next && (!top || shortSide >= top.height * 1.2)) rungs.push({ height: Math.floor(shortSide / 2) * 2, maxKbps: next.maxKbps });
   return rungs.map((r) => ({ rung: r.height, ...fit(width, height, r.height), maxKbps: r.maxKbps, fps: fpsFor(r.height) }));
 }

@@ -43,6 +43,12 @@ describe('selectLadder', () => {
     expect(selectLadder(176, 144)).toEqual([{ rung: 144, width: 176, height: 144, maxKbps: 400, fps: '30' }]);
   });
 
+  it('adds the source\'s own size between rungs (288p, 719p), never above it', () => {
+    expect(selectLadder(352, 288).map((r) => `${r.width}x${r.height}:${r.maxKbps}`)).toEqual(['294x240:400', '352x288:800']);
+    expect(selectLadder(1279, 719).map((r) => `${r.width}x${r.height}`)).toEqual(['426x240', '640x360', '854x480', '1278x718']);
+    expect(selectLadder(700, 400).map((r) => r.rung)).toEqual([240, 360]);
+  });
+
   it('keeps 50/60 fps from 720p up and halves it below; odd rates snap to the standard ones', () => {
     expect(selectLadder(1280, 720, 60).map((r) => `${r.rung}:${r.fps}`)).toEqual(['240:30', '360:30', '480:30', '720:60']);
     expect(selectLadder(1920, 1080, 50).map((r) => r.fps)).toEqual(['25', '25', '25', '50', '50']);

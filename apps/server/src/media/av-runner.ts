@@ -8,6 +8,7 @@
  */
 import { Decoder, Demuxer, Encoder, FilterComplexAPI, Muxer } from 'node-av/api';
 import {
+  AVERROR_EOF,
   AV_LOG_ERROR,
   AV_PKT_DATA_DISPLAYMATRIX,
   AVMEDIA_TYPE_AUDIO,
@@ -19,6 +20,7 @@ import {
   avGetCodecName,
   avGetPixFmtName,
   Codec,
+  FFmpegError,
   Filter,
   getFFmpegInfo,
   InputFormat,
@@ -89,6 +91,15 @@ function check() {
   return { version: getFFmpegInfo().version, missing };
 }
 
+interface Feeder {
+  decoder: Decoder;
+  label: string;
+  /** Seconds of the last frame sent, after closing up gaps. */
+  last?: number;
+  shift: number;
+  closed?: boolean;
+}
+
 interface Sink {
   stream: EncodedStream;
   encoder: Encoder;
@@ -121,7 +132,7 @@ async function run(job: MediaJob): Promise<{ outSeconds: number }> {
       : undefined;
 
     // Decoders for the graph's inputs, keyed by input number and stream index.
-    const decoders = new Map<string, { decoder: Decoder; label: string; last?: number; shift: number }>();
+    const decoders = new Map<string, Feeder>();
     for (const l of labels) {
       const stream = l.kind === 'video' ? demuxers[l.input]?.video() : demuxers[l.input]?.audio();
       if (!stream) throw new Error(`input ${l.input} has no ${l.kind} stream`);
@@ -212,7 +223,7 @@ async function run(job: MediaJob): Promise<{ outSeconds: number }> {
     };
 
     /** Closes up timestamp gaps so a file claiming hours between two frames is not padded out to hours. */
-    const retime = (d: { last?: number; shift: number }, frame: Frame) => {
+    const retime = (d: Feeder, frame: Frame) => {
       if (frame.pts === null) return;
       const tb = frame.timeBase;
       const seconds = (Number(frame.pts) * tb.num) / tb.den + d.shift;
@@ -222,13 +233,21 @@ async function run(job: MediaJob): Promise<{ outSeconds: number }> {
       d.last = fixed;
     };
 
-    const feed = (d: { decoder: Decoder; label: string; last?: number; shift: number }, packet: Packet | null) => {
+    const feed = (d: Feeder, packet: Packet | null) => {
+      if (d.closed) return;
       for (const frame of d.decoder.decodeAllSync(packet)) {
         retime(d, frame);
-        graph!.processSync(d.label, frame);
+        try {
+          graph!.processSync(d.label, frame);
+        } catch (err) {
+          // The graph needs no more of this input (a trim ended): the rest is skipped, not an error.
+          if (!(err instanceof FFmpegError && err.code === AVERROR_EOF)) throw err;
+          d.closed = true;
+        }
         frame.free();
+        if (d.closed) break;
       }
-      if (!packet) graph!.flushSync(d.label);
+      if (!packet && !d.closed) graph!.flushSync(d.label);
       pump();
     };
 
