@@ -68,7 +68,8 @@ async function ssim(encoded: string, source: string, width: number, height: numb
   const stats = `${encoded}.ssim.log`;
   const job: MediaJob = {
     inputs: [{ url: encoded }, { url: source }],
-    graph: `[1:v]scale=${width}:${height}:flags=bicubic,format=yuv420p[ref];[0:v]format=yuv420p[enc];[enc][ref]ssim=stats_file=${stats}[out]`,
+    // Both start at zero: an encoder's start offset (B-frame delay) must not pair frame n with frame n+2.
+    graph: `[1:v]setpts=PTS-STARTPTS,scale=${width}:${height}:flags=bicubic,format=yuv420p[ref];[0:v]setpts=PTS-STARTPTS,format=yuv420p[enc];[enc][ref]ssim=stats_file=${stats}[out]`,
     outputs: [{ url: '/dev/null', format: 'null', streams: [{ kind: 'video', label: 'out', codec: 'wrapped_avframe' }] }],
   };
   await media.engine.run(job);
