@@ -39,7 +39,7 @@ export const DEFAULT_LADDER: LadderSettings = {
   // Measured in bench/results/transcode.md: a lower CRF and a slower preset on the small rungs
   // buy their quality back at a fraction of the former fixed bitrates.
   rungs: [
-    { height: 240, maxKbps: 400, crf: 18, preset: 'slower' },
+    { height: 240, maxKbps: 400, crf: 17, preset: 'veryslow' },
     { height: 360, maxKbps: 800, crf: 20, preset: 'slow' },
     { height: 480, maxKbps: 1400, crf: 21, preset: 'medium' },
     { height: 720, maxKbps: 2800, crf: 23, preset: 'faster' },
