@@ -2,8 +2,7 @@ import { messages, type UpdateMeBody } from '@glimpse/contract';
 import type { AppContext } from '../../context.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { badRequest, conflict, notFound, unauthorized } from '../../lib/errors.ts';
-import { newId } from '../../lib/ids.ts';
-import { coverJpeg } from '../../lib/images.ts';
+import { replaceFile, saveImage } from '../../storage/images.ts';
 import { hashPassword, verifyPassword } from '../auth/passwords.ts';
 import { SessionsService } from '../auth/sessions.service.ts';
 import { freeUserName } from './user-names.ts';
@@ -57,25 +56,16 @@ export class UsersService {
     await this.sessions.revokeOthers(userId, keepRefreshToken);
   }
 
-  /** Stores a resized copy of an uploaded image as the user's avatar or cover and removes the old file. */
+  /** Stores a re-encoded copy of an uploaded image as the user's avatar or cover and removes the old file. */
   async setImage(userId: string, kind: ProfileImage, filePath: string) {
     const { column, width, height } = IMAGES[kind];
-    const jpeg = await coverJpeg(filePath, width, height);
-    const key = `users/${userId}/${kind}-${newId()}.jpg`;
-    await this.ctx.storage.putBuffer(key, jpeg, 'image/jpeg');
-    let replaced: Awaited<ReturnType<UsersRepository['replaceImage']>>;
-    try {
-      replaced = await this.ctx.db.transaction((tx) => new UsersRepository(tx).replaceImage(userId, column, key));
-    } catch (err) {
-      await this.ctx.storage.delete(key);
-      throw err;
-    }
-    if (!replaced) {
-      await this.ctx.storage.delete(key);
-      throw unauthorized('User not found');
-    }
-    if (replaced.oldKey) await this.ctx.storage.delete(replaced.oldKey);
-    return toAuthUser(this.ctx.storage, replaced.user);
+    const key = await saveImage(this.ctx.storage, filePath, `users/${userId}/${kind}-`, { width, height, fit: 'cover' });
+    const user = await replaceFile(this.ctx.storage, this.ctx.db, key, async (tx) => {
+      const replaced = await new UsersRepository(tx).replaceImage(userId, column, key);
+      return replaced && { oldKey: replaced.oldKey, result: replaced.user };
+    });
+    if (!user) throw unauthorized('User not found');
+    return toAuthUser(this.ctx.storage, user);
   }
 
   /** A public channel by handle, with or without the leading @. */
