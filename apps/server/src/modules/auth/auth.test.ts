@@ -14,6 +14,7 @@ import {
 import { queryRows } from '../../db/client.ts';
 import { emailTokens, sessions, users } from '../../db/schema.ts';
 import { sha256 } from '../../lib/hash.ts';
+import { CROSS_ORIGIN_MESSAGE } from './refresh-cookie.ts';
 
 let t: TestContext;
 beforeAll(async () => {
@@ -286,6 +287,60 @@ describe('POST /auths/logout', () => {
     expectApiError(await refresh(session.refreshToken), 401);
     expect((await post('/auths/logout')).statusCode).toBe(200);
     expect((await post('/auths/logout', { refreshToken: 'unknown' })).statusCode).toBe(200);
+  });
+});
+
+describe('the refresh cookie from another origin (same-site CSRF)', () => {
+  // PUBLIC_URL is http://glimpse.test; inject addresses the app as localhost:80.
+  const withCookie = (url: string, token: string, headers: Record<string, string>) =>
+    t.app.inject({ method: 'POST', url: `/api/v1${url}`, cookies: { refreshToken: token }, headers });
+  const elsewhere = [
+    { origin: 'http://glimpse.test:8080', 'sec-fetch-site': 'same-site' },
+    { origin: 'http://localhost:8080', 'sec-fetch-site': 'same-site' },
+    { origin: 'http://evil.example' },
+    { origin: 'null' },
+    { 'sec-fetch-site': 'cross-site' },
+    { 'sec-fetch-site': 'same-site' },
+  ];
+
+  it('cannot end a session or renew it: 403, and the session lives on', async () => {
+    const user = await createUser(t.ctx);
+    const session = await login(user.email);
+    for (const headers of elsewhere) {
+      const out = await withCookie('/auths/logout', session.refreshToken, headers);
+      expectApiError(out, 403, CROSS_ORIGIN_MESSAGE);
+      expect(cookieOf(out)).toBeUndefined();
+      expectApiError(await withCookie('/auths/refresh-token', session.refreshToken, headers), 403, CROSS_ORIGIN_MESSAGE);
+    }
+    // Neither rotated nor revoked: the token still refreshes.
+    expect((await refresh(session.refreshToken)).statusCode).toBe(200);
+  });
+
+  it('works from our own pages, addressed by Host or by PUBLIC_URL', async () => {
+    const user = await createUser(t.ctx);
+    let token = (await login(user.email)).refreshToken;
+    for (const headers of [
+      { origin: 'http://localhost', 'sec-fetch-site': 'same-origin' },
+      { origin: 'http://glimpse.test', 'sec-fetch-site': 'same-origin' },
+      { origin: 'http://localhost' },
+      {},
+    ]) {
+      const res = await withCookie('/auths/refresh-token', token, headers);
+      expect(res.statusCode, JSON.stringify(headers)).toBe(200);
+      token = res.json().data.refreshToken;
+    }
+    expect((await withCookie('/auths/logout', token, { origin: 'http://localhost', 'sec-fetch-site': 'same-origin' })).statusCode).toBe(200);
+    expectApiError(await refresh(token), 401);
+  });
+
+  it('API clients that send the token in the body keep working from anywhere', async () => {
+    const user = await createUser(t.ctx);
+    const session = await login(user.email);
+    const renewed = await post('/auths/refresh-token', { refreshToken: session.refreshToken }, { origin: 'http://evil.example', 'sec-fetch-site': 'cross-site' });
+    expect(renewed.statusCode).toBe(200);
+    const { refreshToken } = renewed.json().data;
+    expect((await post('/auths/logout', { refreshToken }, { origin: 'http://localhost:8080', 'sec-fetch-site': 'same-site' })).statusCode).toBe(200);
+    expectApiError(await refresh(refreshToken), 401);
   });
 });
 
