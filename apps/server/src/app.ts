@@ -36,6 +36,7 @@ import { historyRoutes } from './modules/history/history.routes.ts';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
 import { contentTypeOf } from './storage/content-types.ts';
 import { databaseRateLimitStore } from './lib/rate-limit-store.ts';
+import { tooManyRequestsMessage } from './lib/errors.ts';
 
 export type App = FastifyInstance;
 
@@ -108,7 +109,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     global: false,
     ...(sharedCounters ? { store: databaseRateLimitStore(ctx.db) } : {}),
     errorResponseBuilder: (_req, ctxRl) => ({
-      ...errorBody(429, `Too many requests, please try again in ${Math.ceil(ctxRl.ttl / 1000)} seconds.`),
+      ...errorBody(429, tooManyRequestsMessage(ctxRl.ttl)),
       statusCode: 429,
     }),
   });

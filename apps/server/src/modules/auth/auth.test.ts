@@ -59,6 +59,10 @@ describe('POST /auths/register', () => {
     expectApiError(await register({ fullName: 'A', email, password: '' }), 400, messages.passwordRequired);
     expectApiError(await register({ fullName: 'A', email, password: '12345' }), 400);
     expectApiError(await register({ fullName: 123, email, password: TEST_PASSWORD }), 400);
+    // The full name goes into the verification mail: one line without control characters.
+    for (const fullName of ['Eve\r\nBcc: all@example.com', 'Eve\nSmith', 'Eve\tSmith', 'Eve\u0085Smith', 'Eve\u0000Smith']) {
+      expectApiError(await register({ fullName, email, password: TEST_PASSWORD }), 400);
+    }
     expectApiError(await register({ fullName: 'x'.repeat(61), email, password: TEST_PASSWORD }), 400);
     expectApiError(await register({ fullName: 'A', email, password: 'p'.repeat(129) }), 400);
     expectApiError(await register({ fullName: 'A', email: `${'e'.repeat(250)}@x.com`, password: TEST_PASSWORD }), 400);
@@ -294,7 +298,7 @@ describe('the refresh cookie from another origin (same-site CSRF)', () => {
   // PUBLIC_URL is http://glimpse.test; inject addresses the app as localhost:80.
   const withCookie = (url: string, token: string, headers: Record<string, string>) =>
     t.app.inject({ method: 'POST', url: `/api/v1${url}`, cookies: { refreshToken: token }, headers });
-  const elsewhere = [
+  const elsewhere: Record<string, string>[] = [
     { origin: 'http://glimpse.test:8080', 'sec-fetch-site': 'same-site' },
     { origin: 'http://localhost:8080', 'sec-fetch-site': 'same-site' },
     { origin: 'http://evil.example' },
@@ -319,12 +323,13 @@ describe('the refresh cookie from another origin (same-site CSRF)', () => {
   it('works from our own pages, addressed by Host or by PUBLIC_URL', async () => {
     const user = await createUser(t.ctx);
     let token = (await login(user.email)).refreshToken;
-    for (const headers of [
+    const ownPages: Record<string, string>[] = [
       { origin: 'http://localhost', 'sec-fetch-site': 'same-origin' },
       { origin: 'http://glimpse.test', 'sec-fetch-site': 'same-origin' },
       { origin: 'http://localhost' },
       {},
-    ]) {
+    ];
+    for (const headers of ownPages) {
       const res = await withCookie('/auths/refresh-token', token, headers);
       expect(res.statusCode, JSON.stringify(headers)).toBe(200);
       token = res.json().data.refreshToken;

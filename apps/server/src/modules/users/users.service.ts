@@ -1,7 +1,8 @@
 import { messages, type UpdateMeBody } from '@glimpse/contract';
 import type { AppContext } from '../../context.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
-import { badRequest, conflict, notFound, unauthorized } from '../../lib/errors.ts';
+import { badRequest, conflict, notFound, tooManyRequests, unauthorized } from '../../lib/errors.ts';
+import { RateLimitsRepository } from '../../lib/rate-limits.repository.ts';
 import { replaceFile, saveImage } from '../../storage/images.ts';
 import { hashPassword, verifyPassword } from '../auth/passwords.ts';
 import { SessionsService } from '../auth/sessions.service.ts';
@@ -20,10 +21,12 @@ const IMAGES: Record<ProfileImage, { column: ImageColumn; width: number; height:
 export class UsersService {
   private readonly users: UsersRepository;
   private readonly sessions: SessionsService;
+  private readonly rateLimits: RateLimitsRepository;
 
   constructor(private readonly ctx: AppContext) {
     this.users = new UsersRepository(ctx.db);
     this.sessions = new SessionsService(ctx);
+    this.rateLimits = new RateLimitsRepository(ctx.db);
   }
 
   async me(userId: string) {
@@ -47,13 +50,28 @@ export class UsersService {
     }
   }
 
-  /** Needs the current password; signs out every other session (keepRefreshToken names this one). */
+  /**
+   * Needs the current password; signs out every other session (keepRefreshToken names this one).
+   * Attempts count per account, in the database so every API process shares them: a stolen access
+   * token cannot be used to guess the password. A right password clears the count.
+   */
   async changePassword(userId: string, curPassword: string, newPassword: string, keepRefreshToken?: string): Promise<void> {
     const user = await this.account(userId);
+    const attempts = `password-change ${userId}`;
+    await this.countAttempt(attempts);
     if (!(await verifyPassword(user.passwordHash, curPassword))) throw badRequest(messages.curPasswordWrong);
+    await this.rateLimits.reset(attempts);
     if (curPassword === newPassword) throw badRequest(messages.samePassword);
     await this.users.update(userId, { passwordHash: await hashPassword(newPassword) });
     await this.sessions.revokeOthers(userId, keepRefreshToken);
+  }
+
+  /** 429 once a key has used up RATE_LIMIT_PASSWORD_CHANGE attempts in the window. */
+  private async countAttempt(key: string): Promise<void> {
+    const { enabled, passwordChange, windowSeconds } = this.ctx.config.rateLimits;
+    if (!enabled || passwordChange === 0) return;
+    const { hits, ttlMs } = await this.rateLimits.hit(key, windowSeconds * 1000);
+    if (hits > passwordChange) throw tooManyRequests(ttlMs);
   }
 
   /** Stores a re-encoded copy of an uploaded image as the user's avatar or cover and removes the old file. */
