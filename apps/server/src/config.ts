@@ -32,6 +32,8 @@ const envSchema = z.object({
   RATE_LIMIT_REGISTER: int(10),
   RATE_LIMIT_FORGOT_PASSWORD: int(5),
   RATE_LIMIT_VERIFICATION_RESEND: int(5),
+  /** Wrong current passwords per account per window on PATCH users/password. */
+  RATE_LIMIT_PASSWORD_CHANGE: int(10),
   RATE_LIMIT_UPLOAD: int(2000),
   RATE_LIMITS_ENABLED: bool.default(true),
   /** Where counters live: `database` shares them between processes on one PostgreSQL; `auto` = database on a PostgreSQL server, memory on PGlite. */
@@ -107,6 +109,7 @@ export interface Config {
     register: number;
     forgotPassword: number;
     verificationResend: number;
+    passwordChange: number;
     upload: number;
   };
   rateLimitStore: Env['RATE_LIMIT_STORE'];
@@ -207,6 +210,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
       register: e.RATE_LIMIT_REGISTER,
       forgotPassword: e.RATE_LIMIT_FORGOT_PASSWORD,
       verificationResend: e.RATE_LIMIT_VERIFICATION_RESEND,
+      passwordChange: e.RATE_LIMIT_PASSWORD_CHANGE,
       upload: e.RATE_LIMIT_UPLOAD,
     },
     rateLimitStore: e.RATE_LIMIT_STORE,
