@@ -68,7 +68,7 @@ async function timeJob(): Promise<Timing> {
     await ctx.db.insert(users).values({ id: ownerId, userName: `bench${Date.now()}`, fullName: 'Bench', email: `bench${Date.now()}@bench.local`, passwordHash: 'x' });
     await ctx.db.insert(videos).values({ id: videoId, ownerId, title: 'Bench clip', description: '', duration: 0, status: 'processing', isPublished: true, sourceKey });
     const log = { info: () => {}, error: (o: object, m: string) => console.error(m, o) };
-    const timing = await measure(() => transcodeHandler(ctx).run({ videoId }, { jobId: newId(), attempt: 1, heartbeat: async () => {}, log }));
+    const timing = await measure(() => transcodeHandler(ctx).run({ videoId }, { jobId: newId(), attempt: 1, signal: new AbortController().signal, heartbeat: async () => {}, log }));
     await ctx.db.delete(users).where(eq(users.id, ownerId));
     return timing;
   } finally {

@@ -162,7 +162,7 @@ export class UploadsService {
           sourceKey,
           thumbnailKey,
         });
-        await new JobsRepository(tx).enqueue(TRANSCODE_QUEUE, { videoId: id });
+        await new JobsRepository(tx).enqueue(TRANSCODE_QUEUE, { videoId: id }, { ownerId: userId });
       });
     } catch (err) {
       await this.ctx.storage.deletePrefix(`videos/${id}`);
