@@ -6,20 +6,19 @@ import { RateLimitsRepository } from '../lib/rate-limits.repository.ts';
 import { Worker, type JobHandler, type JobLogger, type WorkerOptions } from './worker.ts';
 
 export interface CreateWorkerOptions extends Partial<WorkerOptions> {
-  preset?: string;
   /** More queues beside the app's (tests run their own handlers on the real worker). */
   handlers?: Record<string, JobHandler<never>>;
 }
 
 /** The worker with every job handler and the periodic housekeeping (expired uploads, old view marks, finished rate-limit windows). */
 export function createWorker(ctx: AppContext, log: JobLogger, opts: CreateWorkerOptions = {}): Worker {
-  const { preset, handlers, ...workerOpts } = opts;
+  const { handlers, ...workerOpts } = opts;
   const uploads = new UploadsService(ctx);
   const videos = new VideosRepository(ctx.db);
   const rateLimits = new RateLimitsRepository(ctx.db);
   return new Worker(
     ctx.db,
-    { [TRANSCODE_QUEUE]: transcodeHandler(ctx, { preset }), ...handlers },
+    { [TRANSCODE_QUEUE]: transcodeHandler(ctx), ...handlers },
     {
       concurrency: ctx.config.worker.concurrency,
       maintenance: async () => {

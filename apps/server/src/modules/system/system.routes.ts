@@ -4,7 +4,10 @@ import { ok } from '../../lib/reply.ts';
 
 /** Health and the public configuration the web app reads (size limits). */
 export const systemRoutes: FastifyPluginAsyncZod<ModuleOptions> = async (app, { ctx }) => {
-  app.get('/health', { schema: { tags: ['system'] } }, async (_req, reply) => ok(reply, { status: 'ok' }));
+  app.get('/health', { schema: { tags: ['system'] } }, async (_req, reply) => {
+    const media = await ctx.media.status();
+    return ok(reply, { status: 'ok', media: { engine: media.engine, version: media.version, usable: media.problems.length === 0, problems: media.problems } });
+  });
 
   app.get('/config', { schema: { tags: ['system'] } }, async (_req, reply) =>
     ok(reply, {
