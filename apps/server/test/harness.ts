@@ -257,6 +257,17 @@ export async function makeClip(
   return file;
 }
 
+/** Uploads a whole file in 3 MB chunks as the web app does; resolves with the last answer. */
+export async function uploadVideo(app: FastifyInstance, headers: Record<string, string>, file: Buffer, title: string, uniqueId = `up-${newId()}`) {
+  const chunk = 3 * 1024 * 1024;
+  const total = Math.max(1, Math.ceil(file.length / chunk));
+  let res;
+  for (let i = 0; i < total; i++) {
+    res = await postChunk(app, headers, { uniqueId, chunkNumber: i, totalChunks: total }, file.subarray(i * chunk, (i + 1) * chunk), i === total - 1 ? { isLastChunk: 'true', title } : {});
+  }
+  return res!;
+}
+
 /** Posts one upload chunk as the spec's client does (multipart `video` + fields). */
 export function postChunk(
   app: FastifyInstance,

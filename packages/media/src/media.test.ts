@@ -13,7 +13,7 @@ import {
   isMp4Family,
   parseProbe,
   planStoryboard,
-  posterTime,
+  posterWindow,
   ProbeError,
   ProgressParser,
   progressFraction,
@@ -193,13 +193,13 @@ describe('planTranscode', () => {
   const base = { input: '/w/source.mp4', outDir: '/w/out', probe, storyboard: planStoryboard(10, 1280, 720) };
 
   it('decodes once into every rendition, the poster and the storyboard; audio once, shared', () => {
-    const { job, ladder } = planTranscode({ ...base, posterAtSeconds: posterTime(10) });
+    const { job, ladder } = planTranscode({ ...base, posterWithinSeconds: posterWindow(10) });
     expect(ladder.map((r) => r.rung)).toEqual([240, 360, 480, 720]);
     expect(job.inputs).toEqual([{ url: '/w/source.mp4' }]);
     expect(job.graph).toMatch(/^\[0:v\]fps=60,split=6\[s0\]\[s1\]\[s2\]\[s3\]\[sp\]\[sb\];/);
     expect(job.graph).toContain('[s0]fps=30,scale=426:240,setsar=1,format=yuv420p[v0]');
     expect(job.graph).toContain('[s3]scale=1280:720,setsar=1,format=yuv420p[v3]');
-    expect(job.graph).toContain('trim=start=2.000');
+    expect(job.graph).toContain("[sp]scale=-2:'min(720,ih)',thumbnail=n=150,format=rgb24[poster]");
     expect(job.graph).toContain('[0:a]aformat=sample_fmts=fltp:sample_rates=48000:channel_layouts=stereo[aud]');
     const hls = job.outputs[0]!;
     expect(hls.options).toMatchObject({ hls_time: '4', hls_segment_type: 'fmp4', master_pl_name: 'master.m3u8' });
@@ -221,7 +221,7 @@ describe('planTranscode', () => {
   });
 
   it('writes the same job as a system ffmpeg command line', () => {
-    const { job } = planTranscode({ ...base, posterAtSeconds: 1 });
+    const { job } = planTranscode({ ...base, posterWithinSeconds: 1 });
     const args = toFfmpegArgs(job);
     const valueOf = (flag: string) => args[args.indexOf(flag) + 1];
     expect(args.slice(args.indexOf('-noautorotate'), args.indexOf('-noautorotate') + 3)).toEqual(['-noautorotate', '-i', '/w/source.mp4']);

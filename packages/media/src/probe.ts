@@ -70,6 +70,17 @@ function rate(text: string | undefined): number {
   return den ? num / den : num;
 }
 
+/**
+ * The rate frames were shot at: the base rate (r_frame_rate) unless the average is higher or the
+ * base is implausible. A variable-rate phone video averages below its base rate, and a file with
+ * a timestamp gap averages next to nothing: neither is the rate to encode at.
+ */
+function frameRate(s: RawStream): number {
+  const base = rate(s.r_frame_rate);
+  const avg = rate(s.avg_frame_rate);
+  return base > 0 && base <= 120 && avg <= base * 1.01 ? base : avg || base;
+}
+
 /** Parses ffprobe-shaped JSON; throws ProbeError when the file holds no usable video stream. */
 export function parseProbe(json: string): ProbeResult {
   let raw: RawProbe;
@@ -93,7 +104,7 @@ export function parseProbe(json: string): ProbeResult {
     width: quarterTurn ? video.height : video.width,
     height: quarterTurn ? video.width : video.height,
     rotation,
-    fps: rate(video.avg_frame_rate) || rate(video.r_frame_rate),
+    fps: frameRate(video),
     hasAudio: audio !== undefined,
     audioChannels: audio?.channels ?? 0,
     formatNames: (raw.format?.format_name ?? '').split(',').filter(Boolean),

@@ -1,5 +1,5 @@
 import type { MediaJob, OutputStream } from './job.ts';
-import { DEFAULT_LADDER, outputRate, rateString, selectLadder, type LadderSettings, type Rendition } from './ladder.ts';
+import { DEFAULT_LADDER, outputRate, rateString, rateValue, selectLadder, type LadderSettings, type Rendition } from './ladder.ts';
 import { isHdr, type ProbeResult } from './probe.ts';
 import { storyboardFilter, type StoryboardPlan } from './storyboard.ts';
 
@@ -9,8 +9,8 @@ export interface TranscodeInput {
   outDir: string;
   probe: ProbeResult;
   storyboard: StoryboardPlan;
-  /** Where to grab the poster frame; omitted when the uploader gave a thumbnail. */
-  posterAtSeconds?: number;
+  /** The poster is the most representative frame of this many first seconds; omitted when the uploader gave a thumbnail. */
+  posterWithinSeconds?: number;
   settings?: LadderSettings;
 }
 
@@ -70,13 +70,14 @@ export function planTranscode(o: TranscodeInput): { job: MediaJob; ladder: Rendi
   const ladder = selectLadder(p.width, p.height, p.fps, s);
   const top = rateString(outputRate(p.fps, s.maxFps));
   const branches = ladder.map((_, i) => `[s${i}]`);
-  const extra = [...(o.posterAtSeconds !== undefined ? ['[sp]'] : []), '[sb]'];
+  const extra = [...(o.posterWithinSeconds !== undefined ? ['[sp]'] : []), '[sb]'];
   const prep = [...uprightFilter(p.rotation), ...toneMapFilter(p), `fps=${top}`].join(',');
   const graph = [
     `[0:v]${prep},split=${branches.length + extra.length}${branches.join('')}${extra.join('')}`,
     ...ladder.map((r, i) => `[s${i}]${r.fps === top ? '' : `fps=${r.fps},`}scale=${r.width}:${r.height},setsar=1,format=yuv420p[v${i}]`),
-    ...(o.posterAtSeconds !== undefined
-      ? [`[sp]trim=start=${o.posterAtSeconds.toFixed(3)},setpts=PTS-STARTPTS,scale=-2:'min(720,ih)',format=rgb24[poster]`]
+    // thumbnail skips black and fade frames; it answers at the end of its batch or of the video.
+    ...(o.posterWithinSeconds !== undefined
+      ? [`[sp]scale=-2:'min(720,ih)',thumbnail=n=${Math.max(1, Math.round(o.posterWithinSeconds * rateValue(outputRate(p.fps, s.maxFps))))},format=rgb24[poster]`]
       : []),
     `[sb]${storyboardFilter(o.storyboard)},format=rgb24[story]`,
     ...(p.hasAudio ? ['[0:a]aformat=sample_fmts=fltp:sample_rates=48000:channel_layouts=stereo[aud]'] : []),
@@ -120,7 +121,7 @@ export function planTranscode(o: TranscodeInput): { job: MediaJob; ladder: Rendi
         },
         streams,
       },
-      ...(o.posterAtSeconds !== undefined
+      ...(o.posterWithinSeconds !== undefined
         ? [{ url: `${o.outDir}/${TRANSCODE_OUTPUTS.poster}`, format: 'image2', frames: 1, streams: [{ kind: 'video' as const, label: 'poster', codec: 'png' }] }]
         : []),
       { url: `${o.outDir}/${TRANSCODE_OUTPUTS.sprite}`, format: 'image2', frames: 1, streams: [{ kind: 'video', label: 'story', codec: 'png' }] },
@@ -151,5 +152,5 @@ export function planProgressive(o: { video: string; audio?: string; out: string 
 /** The rendition the progressive mp4 copies: the highest up to 720p. */
 export const progressiveRendition = (ladder: Rendition[]): Rendition => [...ladder].reverse().find((r) => r.rung <= 720) ?? ladder[0]!;
 
-/** A frame from early in the video but past a fade-in; at most 2 s in. */
-export const posterTime = (durationSeconds: number): number => Math.min(2, durationSeconds / 4);
+/** The poster comes from the first seconds (past a fade-in, before the video moves on): at most 3 s. */
+export const posterWindow = (durationSeconds: number): number => Math.min(3, Math.max(0.5, durationSeconds / 4));

@@ -36,6 +36,7 @@ import { ENGINE_NEEDS } from './engine-needs.ts';
 
 Log.setLevel(AV_LOG_ERROR);
 
+const parentPid = process.ppid;
 const out = (obj: unknown) => process.stdout.write(`${JSON.stringify(obj)}\n`);
 
 /** A jump forward larger than this between two frames of a stream is a timestamp gap, closed up. */
@@ -218,6 +219,8 @@ async function run(job: MediaJob): Promise<{ outSeconds: number }> {
       const now = Date.now();
       if (now - lastReport >= 500) {
         lastReport = now;
+        // Orphaned (the worker was killed): stop rather than write into a folder the next worker reuses.
+        if (process.ppid !== parentPid) process.exit(1);
         out({ progress: outSeconds });
       }
     };

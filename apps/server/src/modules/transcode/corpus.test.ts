@@ -7,7 +7,7 @@ import { clipJob, NOT_A_VIDEO, parseProbe, pictureJob, type ClipSpec } from '@gl
 import { queryRows } from '../../db/client.ts';
 import { createWorker } from '../../jobs/create-worker.ts';
 import type { LocalStorage } from '../../storage/local-storage.ts';
-import { bearer, createTestApp, createUser, memoryLog, postChunk, testMedia, type TestContext } from '../../../test/harness.ts';
+import { bearer, createTestApp, createUser, memoryLog, testMedia, uploadVideo, type TestContext } from '../../../test/harness.ts';
 
 /**
  * Everyday uploads, made here with the engine `npm install` brings (nothing checked in), uploaded
@@ -26,21 +26,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const CHUNK = 3 * 1024 * 1024;
-
-/** Uploads a file in 3 MB chunks; the last answer. */
-let uploads = 0;
-async function upload(file: Buffer, title: string) {
-  const total = Math.ceil(file.length / CHUNK);
-  const uniqueId = `corpus-${++uploads}`;
-  let res;
-  for (let i = 0; i < total; i++) {
-    res = await postChunk(t.app, auth, { uniqueId, chunkNumber: i, totalChunks: total }, file.subarray(i * CHUNK, (i + 1) * CHUNK), {
-      ...(i === total - 1 ? { isLastChunk: 'true', title } : {}),
-    });
-  }
-  return res!;
-}
+const upload = (file: Buffer, title: string) => uploadVideo(t.app, auth, file, title);
 
 async function make(name: string, spec: Omit<ClipSpec, 'out'>): Promise<Buffer> {
   const out = path.join(dir, name);

@@ -8,7 +8,7 @@ import {
   planProgressive,
   planStoryboard,
   planTranscode,
-  posterTime,
+  posterWindow,
   progressFraction,
   progressiveRendition,
   renditionName,
@@ -88,7 +88,7 @@ export function transcodeHandler(ctx: AppContext): JobHandler<TranscodePayload> 
           outDir: out,
           probe: probed,
           storyboard,
-          posterAtSeconds: video.thumbnailKey ? undefined : posterTime(probed.durationSeconds),
+          posterWithinSeconds: video.thumbnailKey ? undefined : posterWindow(probed.durationSeconds),
           settings: bounds.ladder,
         });
         let lastWrite = 0;
