@@ -16,8 +16,9 @@ export interface ClipSpec {
   videoFilter?: string;
   video?: { codec: string; pixFmt?: string; bitrate?: number; options?: Record<string, string> } | false;
   audio?: { codec: string; channels?: 1 | 2 | 6; frequency?: number; bitrate?: number } | false;
-  /** Muxer: mp4, mov, 3gp, webm, matroska, avi, ... */
+  /** Muxer: mp4, mov, 3gp, webm, matroska, avi, hls, ... */
   container: string;
+  muxerOptions?: Record<string, string>;
   /** Display matrix rotation (ffprobe's convention: -90 is a phone held upright). */
   displayRotation?: number;
   /** Tag the picture as HDR10 (BT.2020, PQ); pair with a 10-bit HEVC encode. */
@@ -53,13 +54,13 @@ export function clipJob(c: ClipSpec): MediaJob {
     graph.push(`[${video ? 1 : 0}:a]aformat=sample_fmts=${SAMPLE_FORMAT[audio.codec] ?? 'fltp'}:channel_layouts=${layout}[a]`);
     streams.push({ kind: 'audio', label: 'a', codec: audio.codec, bitrate: audio.bitrate ?? 64_000 });
   }
-  return { inputs, graph: graph.join(';'), outputs: [{ url: c.out, format: c.container, streams }] };
+  return { inputs, graph: graph.join(';'), outputs: [{ url: c.out, format: c.container, ...(c.muxerOptions ? { options: c.muxerOptions } : {}), streams }] };
 }
 
 /** A single picture (png): what an upload of a photo looks like. */
-export function pictureJob(out: string, width = 320, height = 240): MediaJob {
+export function pictureJob(out: string, width = 320, height = 240, pattern = 'testsrc2'): MediaJob {
   return {
-    inputs: [{ url: `testsrc2=size=${width}x${height}:rate=1:duration=1`, format: 'lavfi' }],
+    inputs: [{ url: `${pattern}=size=${width}x${height}:rate=1:duration=1`, format: 'lavfi' }],
     graph: '[0:v]format=rgb24[v]',
     outputs: [{ url: out, format: 'image2', frames: 1, streams: [{ kind: 'video', label: 'v', codec: 'png' }] }],
   };

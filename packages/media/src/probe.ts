@@ -1,3 +1,5 @@
+import { VIDEO_UPLOAD } from '@glimpse/contract';
+
 /**
  * What the server needs to know about an uploaded file. Both engines describe a file in the
  * shape of `ffprobe -print_format json -show_format -show_streams` (the bundled engine writes
@@ -123,7 +125,6 @@ const ACCEPTED_DEMUXERS = ['mov', 'mp4', 'matroska', 'webm', 'avi'];
 
 export const isHdr = (p: Pick<ProbeResult, 'colorTransfer'>): boolean => p.colorTransfer === 'smpte2084' || p.colorTransfer === 'arib-std-b67';
 
-export const UPLOAD_FORMATS_TEXT = 'mp4, mov, m4v, webm, mkv, avi or 3gp';
 
 /**
  * Why an upload cannot become a video, or undefined when it can. Audio-only files and still
@@ -138,7 +139,7 @@ export function refusalOf(raw: RawProbe, opts: { maxDurationSeconds: number }): 
   if (formats.some((f) => f.endsWith('_pipe') || f === 'image2') || (movie && stillCodecs.includes(movie.codec_name ?? '') && !formats.includes('avi'))) {
     return 'This file is a picture: upload a video file';
   }
-  if (!movie || !formats.some((f) => ACCEPTED_DEMUXERS.includes(f))) return `Upload a video file (${UPLOAD_FORMATS_TEXT})`;
+  if (!movie || !formats.some((f) => ACCEPTED_DEMUXERS.includes(f))) return `Upload a video file (${VIDEO_UPLOAD.text})`;
   const duration = Number(raw.format?.duration ?? movie.duration);
   if (Number.isFinite(duration) && duration > opts.maxDurationSeconds) {
     return `Videos can be at most ${Math.floor(opts.maxDurationSeconds / 60)} minutes long`;

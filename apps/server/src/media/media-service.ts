@@ -19,10 +19,14 @@ export class MediaService {
 
   /** 503 at once when the engine cannot transcode, instead of accepting files that fail later. */
   async assertUsable(): Promise<void> {
+    const reason = await this.unavailableReason();
+    if (reason) throw new ApiError(503, reason);
+  }
+
+  /** Why videos cannot be processed here, for the uploader; undefined when they can. */
+  async unavailableReason(): Promise<string | undefined> {
     const s = await this.status();
-    if (s.problems.length > 0) {
-      throw new ApiError(503, `Video processing is unavailable on this server: ${s.problems.join('; ')}`);
-    }
+    return s.problems.length > 0 ? `Video processing is unavailable on this server: ${s.problems.join('; ')}` : undefined;
   }
 
   /**

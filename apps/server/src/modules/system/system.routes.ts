@@ -9,14 +9,17 @@ export const systemRoutes: FastifyPluginAsyncZod<ModuleOptions> = async (app, { 
     return ok(reply, { status: 'ok', media: { engine: media.engine, version: media.version, usable: media.problems.length === 0, problems: media.problems } });
   });
 
-  app.get('/config', { schema: { tags: ['system'] } }, async (_req, reply) =>
-    ok(reply, {
+  app.get('/config', { schema: { tags: ['system'] } }, async (_req, reply) => {
+    const reason = await ctx.media.unavailableReason();
+    return ok(reply, {
+      // The dashboard says why uploads cannot work here instead of letting them fail.
+      uploads: { available: reason === undefined, ...(reason ? { reason } : {}) },
       limits: {
         videoMb: ctx.config.limits.videoMb,
         thumbnailMb: ctx.config.limits.thumbnailMb,
         imageMb: ctx.config.limits.imageMb,
         chunkBytes: 3 * 1024 * 1024,
       },
-    }),
-  );
+    });
+  });
 };
