@@ -49,6 +49,9 @@ const envSchema = z.object({
   MAX_THUMBNAIL_MB: int(1),
   MAX_IMAGE_MB: int(15),
   UPLOAD_SESSION_TTL_HOURS: int(24),
+  /** Per account: unfinished chunked uploads at once, and the MB their chunks may hold together (default twice MAX_VIDEO_MB). */
+  MAX_OPEN_UPLOADS: z.coerce.number().int().min(1).default(10),
+  MAX_UPLOADS_HELD_MB: z.coerce.number().int().min(1).optional(),
   WORKER_ENABLED: bool.default(true),
   WORKER_CONCURRENCY: int(1),
   /** `bundled` (FFmpeg inside the node-av npm package), `system` (FFMPEG_PATH or the PATH), `auto` = system when FFMPEG_PATH is set. */
@@ -115,7 +118,7 @@ export interface Config {
   rateLimitStore: Env['RATE_LIMIT_STORE'];
   /** Fastify's trustProxy: who may tell us the client's address and protocol. */
   trustProxy: boolean | string[];
-  limits: { videoMb: number; thumbnailMb: number; imageMb: number };
+  limits: { videoMb: number; thumbnailMb: number; imageMb: number; openUploads: number; uploadsHeldMb: number };
   uploadSessionTtlHours: number;
   worker: { enabled: boolean; concurrency: number };
   media: {
@@ -215,7 +218,13 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
     },
     rateLimitStore: e.RATE_LIMIT_STORE,
     trustProxy: e.TRUST_PROXY,
-    limits: { videoMb: e.MAX_VIDEO_MB, thumbnailMb: e.MAX_THUMBNAIL_MB, imageMb: e.MAX_IMAGE_MB },
+    limits: {
+      videoMb: e.MAX_VIDEO_MB,
+      thumbnailMb: e.MAX_THUMBNAIL_MB,
+      imageMb: e.MAX_IMAGE_MB,
+      openUploads: e.MAX_OPEN_UPLOADS,
+      uploadsHeldMb: e.MAX_UPLOADS_HELD_MB ?? 2 * e.MAX_VIDEO_MB,
+    },
     uploadSessionTtlHours: e.UPLOAD_SESSION_TTL_HOURS,
     worker: { enabled: e.WORKER_ENABLED, concurrency: Math.max(1, e.WORKER_CONCURRENCY) },
     media: {

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { CHUNK_BYTES, videoDescription, videoMessages, videoTitle, type UploadQuery, type UploadStatus } from '@glimpse/contract';
 import { checkTopLevelBoxes, isMp4Family, NOT_A_VIDEO, ProbeError, type ProbeResult } from '@glimpse/media';
 import type { AppContext } from '../../context.ts';
-import { ApiError, badRequest, conflict, notFound, tooLarge } from '../../lib/errors.ts';
+import { ApiError, badRequest, conflict, notFound, tooLarge, tooMany } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import type { EncodedImage } from '../../lib/images.ts';
 import type { MultipartResult } from '../../lib/multipart.ts';
@@ -71,18 +71,10 @@ export class UploadsService {
     if (existing && existing.total_chunks !== q.totalChunks) {
       throw badRequest(`totalChunks does not match this upload (${existing.total_chunks})`);
     }
-    await this.sessions.open(userId, q.uniqueId, q.totalChunks);
-    const held = await this.sessions.chunks(userId, q.uniqueId);
-    const otherBytes = held.filter((c) => c.chunk_number !== q.chunkNumber).reduce((n, c) => n + Number(c.size), 0);
-    if (otherBytes + chunk.size > limitBytes) {
+    if (!(await this.admit(userId, q, chunk.path, chunk.size))) {
       await this.discard(userId, q.uniqueId);
       throw tooLarge(this.ctx.config.limits.videoMb);
     }
-    const dir = this.dir(userId, q.uniqueId);
-    await mkdir(dir, { recursive: true });
-    // rename is atomic: a retried or duplicated chunk replaces the file whole, never half-written.
-    await rename(chunk.path, path.join(dir, `${q.chunkNumber}.part`));
-    await this.sessions.addChunk(userId, q.uniqueId, q.chunkNumber, chunk.size);
     const status = await this.status(userId, q.uniqueId);
     if (!isLast) return { status };
 
@@ -98,6 +90,41 @@ export class UploadsService {
       await this.sessions.releaseFinalize(userId, q.uniqueId);
       throw err;
     }
+  }
+
+  /**
+   * Stores the chunk within the bounds: the video size for this upload (false when over it), and
+   * per account the open uploads and the bytes they hold together (429). One account's chunks are
+   * admitted one at a time, so parallel requests cannot all pass the same check.
+   */
+  private async admit(userId: string, q: UploadQuery, file: string, size: number): Promise<boolean> {
+    const { limits, uploadSessionTtlHours } = this.ctx.config;
+    const wait = `Finish one, or wait until it expires ${uploadSessionTtlHours} hours after its last chunk`;
+    return this.ctx.db.transaction(async (tx) => {
+      const sessions = new UploadsRepository(tx);
+      await sessions.lockOwner(userId);
+      const usage = await sessions.usage(userId, q.uniqueId, q.chunkNumber);
+      if (!usage.sessionExists && usage.openSessions >= limits.openUploads) {
+        throw tooMany(`You have ${usage.openSessions} unfinished uploads, the most allowed. ${wait}, before starting another.`, {
+          openUploads: usage.openSessions,
+          limit: limits.openUploads,
+        });
+      }
+      if (usage.sessionBytes + size > limits.videoMb * MB) return false;
+      if (usage.heldBytes + size > limits.uploadsHeldMb * MB) {
+        throw tooMany(`Your unfinished uploads would hold more than ${limits.uploadsHeldMb} MB, the most allowed. ${wait}, before sending more.`, {
+          heldBytes: usage.heldBytes,
+          limitMb: limits.uploadsHeldMb,
+        });
+      }
+      await sessions.open(userId, q.uniqueId, q.totalChunks);
+      const dir = this.dir(userId, q.uniqueId);
+      await mkdir(dir, { recursive: true });
+      // rename is atomic: a retried or duplicated chunk replaces the file whole, never half-written.
+      await rename(file, path.join(dir, `${q.chunkNumber}.part`));
+      await sessions.addChunk(userId, q.uniqueId, q.chunkNumber, size);
+      return true;
+    });
   }
 
   /** The assembled file, or a 400 (saying why) after removing the whole session when it cannot become a video. */
@@ -165,7 +192,7 @@ export class UploadsService {
           sourceKey,
           thumbnailKey,
         });
-        await new JobsRepository(tx).enqueue(TRANSCODE_QUEUE, { videoId: id });
+        await new JobsRepository(tx).enqueue(TRANSCODE_QUEUE, { videoId: id }, { ownerId: userId });
       });
     } catch (err) {
       await this.ctx.storage.deletePrefix(`videos/${id}`);
