@@ -1,7 +1,8 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { isDatabaseUnavailable } from '../db/errors.ts';
-import { ApiError } from '../lib/errors.ts';
+import { messages } from '@glimpse/contract';
+import { ApiError, LoginRequired } from '../lib/errors.ts';
 
 interface Body {
   statusCode: number;
@@ -24,7 +25,9 @@ const body = (statusCode: number, message: string, extra: Partial<Body> = {}): B
 export function installErrorHandlers(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
     if (error instanceof ApiError) {
-      return reply.code(error.statusCode).send(body(error.statusCode, error.message, { data: error.data, errors: error.errors }));
+      // The spec client's refresh trigger: a login-only call made with an expired token.
+      const message = error instanceof LoginRequired && request.rejectedToken === 'expired' ? messages.jwtExpired : error.message;
+      return reply.code(error.statusCode).send(body(error.statusCode, message, { data: error.data, errors: error.errors }));
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const errors = error.validation.map((v) => ({
@@ -36,10 +39,7 @@ export function installErrorHandlers(app: FastifyInstance): void {
     const status = error.statusCode ?? 500;
     if (status === 429) return reply.code(429).send(body(429, error.message || 'Too many requests, please try again later.'));
     if (status >= 400 && status < 500) {
-      const message =
-        error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY'
-          ? 'Malformed JSON body'
-          : error.message;
+      const message = error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' ? 'Malformed JSON body' : error.message;
       return reply.code(status).send(body(status, message));
     }
     if (isDatabaseUnavailable(error)) {
