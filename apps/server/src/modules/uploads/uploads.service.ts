@@ -3,7 +3,15 @@ import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { finished, pipeline } from 'node:stream/promises';
 import { z } from 'zod';
-import { CHUNK_BYTES, videoDescription, videoMessages, videoTitle, type UploadQuery, type UploadStatus } from '@glimpse/contract';
+import {
+  CHUNK_BYTES,
+  uploadChunkFields,
+  videoDescription,
+  videoMessages,
+  videoTitle,
+  type UploadQuery,
+  type UploadStatus,
+} from '@glimpse/contract';
 import { checkTopLevelBoxes, isMp4Family, ProbeError, type ProbeResult } from '@glimpse/media';
 import type { AppContext } from '../../context.ts';
 import { ApiError, badRequest, conflict, notFound, tooLarge } from '../../lib/errors.ts';
@@ -15,6 +23,7 @@ import { parseFields } from '../videos/form.ts';
 import { storeThumbnail, thumbnailExtension } from '../videos/thumbnail.ts';
 import { VideosRepository } from '../videos/videos.repository.ts';
 import { VideosService } from '../videos/videos.service.ts';
+import { chunkNumbers, firstChunkOf, fitsNumbering, missingChunks } from './chunk-numbering.ts';
 import { UploadsRepository } from './uploads.repository.ts';
 
 export const TRANSCODE_QUEUE = 'transcode';
@@ -55,13 +64,13 @@ export class UploadsService {
   /** Stores one chunk; on the flagged last chunk, assembles, probes and creates the video. */
   async receive(userId: string, q: UploadQuery, form: MultipartResult): Promise<{ status: UploadStatus } | { videoId: string }> {
     const limitBytes = this.ctx.config.limits.videoMb * MB;
-    if (q.chunkNumber >= q.totalChunks) throw badRequest('chunkNumber must be less than totalChunks');
+    if (q.chunkNumber > q.totalChunks) throw badRequest('chunkNumber must be from 0 to totalChunks-1, or from 1 to totalChunks');
     // The spec's client sends full 3 MB chunks: more chunks than the limit allows is over the limit.
     if (q.totalChunks > Math.ceil(limitBytes / CHUNK_BYTES)) throw tooLarge(this.ctx.config.limits.videoMb);
     const chunk = form.files.video;
     if (!chunk) throw badRequest('Video chunk is required');
     if (chunk.size === 0) throw badRequest('Video chunk is empty');
-    const isLast = form.fields.isLastChunk === 'true';
+    const isLast = parseFields(uploadChunkFields, form.fields).isLastChunk;
     // Everything the last chunk carries is checked before anything is stored.
     const meta = isLast ? parseFields(lastChunkFields, form.fields) : undefined;
     const image = isLast ? form.files.image : undefined;
@@ -73,6 +82,11 @@ export class UploadsService {
     }
     await this.sessions.open(userId, q.uniqueId, q.totalChunks);
     const held = await this.sessions.chunks(userId, q.uniqueId);
+    const heldNumbers = held.map((c) => c.chunk_number);
+    if (!fitsNumbering(q.chunkNumber, heldNumbers, q.totalChunks)) {
+      const first = firstChunkOf(heldNumbers, q.totalChunks)!;
+      throw badRequest(`This upload numbers its chunks from ${first} to ${first + q.totalChunks - 1}`);
+    }
     const otherBytes = held.filter((c) => c.chunk_number !== q.chunkNumber).reduce((n, c) => n + Number(c.size), 0);
     if (otherBytes + chunk.size > limitBytes) {
       await this.discard(userId, q.uniqueId);
@@ -86,13 +100,16 @@ export class UploadsService {
     const status = await this.status(userId, q.uniqueId);
     if (!isLast) return { status };
 
-    const missing = Array.from({ length: q.totalChunks }, (_, i) => i).filter((i) => !status.receivedChunks.includes(i));
-    if (missing.length > 0) {
-      throw new ApiError(400, `Missing chunks: ${missing.join(', ')}`, { missingChunks: missing, ...status });
+    const missing = missingChunks(status.receivedChunks, q.totalChunks);
+    if (missing.length > 0 || status.receivedChunks.length !== q.totalChunks) {
+      // Held but not missing: both numberings got in through concurrent first chunks.
+      const message = missing.length > 0 ? `Missing chunks: ${missing.join(', ')}` : 'Chunks were numbered both from 0 and from 1: start again with a new uniqueId';
+      throw new ApiError(400, message, { missingChunks: missing, ...status });
     }
     if (!(await this.sessions.claimFinalize(userId, q.uniqueId))) throw conflict('This upload is already being finished');
     try {
-      const videoId = await this.finish(userId, q, meta!, image && imageExt ? { path: image.path, ext: imageExt } : undefined);
+      const parts = chunkNumbers(firstChunkOf(status.receivedChunks, q.totalChunks)!, q.totalChunks);
+      const videoId = await this.finish(userId, q, parts, meta!, image && imageExt ? { path: image.path, ext: imageExt } : undefined);
       return { videoId };
     } catch (err) {
       await this.sessions.releaseFinalize(userId, q.uniqueId);
@@ -100,13 +117,13 @@ export class UploadsService {
     }
   }
 
-  /** The assembled file, or a 400 after removing the whole session when it is not a real mp4 video. */
-  private async assembleAndProbe(userId: string, q: UploadQuery): Promise<{ file: string; probe: ProbeResult }> {
+  /** The chunks `parts` joined in order, or a 400 after removing the whole session when that is not a real mp4 video. */
+  private async assembleAndProbe(userId: string, q: UploadQuery, parts: number[]): Promise<{ file: string; probe: ProbeResult }> {
     const dir = this.dir(userId, q.uniqueId);
     const file = path.join(dir, 'assembled.mp4');
     const out = createWriteStream(file);
-    for (let i = 0; i < q.totalChunks; i++) {
-      await pipeline(createReadStream(path.join(dir, `${i}.part`)), out, { end: false });
+    for (const n of parts) {
+      await pipeline(createReadStream(path.join(dir, `${n}.part`)), out, { end: false });
     }
     out.end();
     await finished(out);
@@ -139,10 +156,11 @@ export class UploadsService {
   private async finish(
     userId: string,
     q: UploadQuery,
+    parts: number[],
     meta: z.infer<typeof lastChunkFields>,
     image: { path: string; ext: 'png' | 'jpg' } | undefined,
   ): Promise<string> {
-    const { file, probe: probed } = await this.assembleAndProbe(userId, q);
+    const { file, probe: probed } = await this.assembleAndProbe(userId, q, parts);
     const id = newId();
     const sourceKey = `videos/${id}/source.mp4`;
     try {
