@@ -144,3 +144,4 @@ export type ChannelStats = z.infer<typeof channelStats>;
 
 /** GET dashboard/channel-stats answers `data.stats` (spec §7). */
 export const channelStatsResult = z.object({ stats: channelStats });
+export type ChannelStatsResult = z.infer<typeof channelStatsResult>;
