@@ -5,7 +5,7 @@ import { accessTokenForCall, api, ApiError, buildUrl, isApiError, refreshAccessT
  *
  * POST videos?uniqueId&chunkNumber&totalChunks with multipart `video` (the chunk) and
  * `isLastChunk`; the last chunk also carries title, description and image. Chunk numbers
- * start at 0: the server rejects chunkNumber >= totalChunks and assembles 0..totalChunks-1.
+ * start at 0 here (the server takes 0..totalChunks-1 or 1..totalChunks and keeps the numbering).
  * The last chunk is always sent last, so the server finalizes only once everything else is there.
  *
  * Resume: the uniqueId of each file (name + size + lastModified) is kept in localStorage;
