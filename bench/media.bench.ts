@@ -9,7 +9,10 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import path from 'node:path';
-import { fmt, mb, ratio, report, startGlimpse, stop, waitFor, wrk, type LoadResult } from './lib.ts';
+import { clipJob } from '@glimpse/media';
+import { fmt, mb, media as mediaService, ratio, report, startGlimpse, stop, waitFor, wrk, type LoadResult } from './lib.ts';
+
+const engine = mediaService.engine;
 
 const { values } = parseArgs({ options: { seconds: { type: 'string', default: '10' } } });
 const seconds = Number(values.seconds);
@@ -19,15 +22,22 @@ const hlsDir = path.join(media, 'videos/bench/hls');
 const NODE_PORT = 3211;
 const NGINX_PORT = 3212;
 
-function prepare() {
+async function prepare() {
   rmSync(root, { recursive: true, force: true });
   mkdirSync(hlsDir, { recursive: true });
-  execFileSync('ffmpeg', [
-    '-loglevel', 'error', '-f', 'lavfi', '-i', 'testsrc2=size=1280x720:rate=30:duration=24',
-    '-c:v', 'libx264', '-preset', 'veryfast', '-b:v', '3M', '-g', '120',
-    '-f', 'hls', '-hls_time', '4', '-hls_segment_type', 'fmp4', '-hls_playlist_type', 'vod',
-    path.join(hlsDir, 'index.m3u8'),
-  ]);
+  await engine.run(
+    clipJob({
+      out: path.join(hlsDir, 'index.m3u8'),
+      seconds: 24,
+      width: 1280,
+      height: 720,
+      fps: 30,
+      container: 'hls',
+      muxerOptions: { hls_time: '4', hls_segment_type: 'fmp4', hls_playlist_type: 'vod' },
+      video: { codec: 'libx264', bitrate: 3_000_000, options: { preset: 'veryfast', g: '120' } },
+      audio: false,
+    }),
+  );
   writeFileSync(path.join(media, 'videos/bench/big.mp4'), execFileSync('head', ['-c', String(200 * 1024 * 1024), '/dev/urandom'], { maxBuffer: 300 * 1024 * 1024 }));
 }
 
@@ -63,7 +73,7 @@ function measure(port: number, name: string): [LoadResult, LoadResult] {
   return [segments, byteRanges];
 }
 
-prepare();
+await prepare();
 const node = startGlimpse(NODE_PORT, { DATA_DIR: path.join(root, 'data') });
 const nginx = startNginx();
 try {

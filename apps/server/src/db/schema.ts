@@ -83,6 +83,7 @@ export const videos = pgTable('videos', {
   thumbnailKey: text('thumbnail_key'),
   hlsKey: text('hls_key'),
   storyboardKey: text('storyboard_key'),
+  progressiveKey: text('progressive_key'),
   createdAt: created(),
   updatedAt: updated(),
 });

@@ -12,13 +12,12 @@ import {
   type UploadQuery,
   type UploadStatus,
 } from '@glimpse/contract';
-import { checkTopLevelBoxes, isMp4Family, ProbeError, type ProbeResult } from '@glimpse/media';
+import { checkTopLevelBoxes, isMp4Family, NOT_A_VIDEO, ProbeError, type ProbeResult } from '@glimpse/media';
 import type { AppContext } from '../../context.ts';
 import { ApiError, badRequest, conflict, notFound, tooLarge } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import type { MultipartResult } from '../../lib/multipart.ts';
 import { JobsRepository } from '../../jobs/jobs.repository.ts';
-import { locateBinaries, MediaToolError, probe } from '../../media/ffmpeg.ts';
 import { parseFields } from '../videos/form.ts';
 import { storeThumbnail, thumbnailExtension } from '../videos/thumbnail.ts';
 import { VideosRepository } from '../videos/videos.repository.ts';
@@ -27,7 +26,6 @@ import { chunkNumbers, firstChunkOf, fitsNumbering, missingChunks } from './chun
 import { UploadsRepository } from './uploads.repository.ts';
 
 export const TRANSCODE_QUEUE = 'transcode';
-export const NOT_A_VIDEO = 'The uploaded file is not a valid mp4 video';
 const MB = 1024 * 1024;
 
 const lastChunkFields = z.object({
@@ -63,6 +61,7 @@ export class UploadsService {
 
   /** Stores one chunk; on the flagged last chunk, assembles, probes and creates the video. */
   async receive(userId: string, q: UploadQuery, form: MultipartResult): Promise<{ status: UploadStatus } | { videoId: string }> {
+    await this.ctx.media.assertUsable();
     const limitBytes = this.ctx.config.limits.videoMb * MB;
     if (q.chunkNumber > q.totalChunks) throw badRequest('chunkNumber must be from 0 to totalChunks-1, or from 1 to totalChunks');
     // The spec's client sends full 3 MB chunks: more chunks than the limit allows is over the limit.
@@ -117,10 +116,10 @@ export class UploadsService {
     }
   }
 
-  /** The chunks `parts` joined in order, or a 400 after removing the whole session when that is not a real mp4 video. */
+  /** The chunks `parts` joined in order, or a 400 (saying why) after removing the whole session when they cannot become a video. */
   private async assembleAndProbe(userId: string, q: UploadQuery, parts: number[]): Promise<{ file: string; probe: ProbeResult }> {
     const dir = this.dir(userId, q.uniqueId);
-    const file = path.join(dir, 'assembled.mp4');
+    const file = path.join(dir, 'assembled');
     const out = createWriteStream(file);
     for (const n of parts) {
       await pipeline(createReadStream(path.join(dir, `${n}.part`)), out, { end: false });
@@ -128,28 +127,31 @@ export class UploadsService {
     out.end();
     await finished(out);
     try {
-      const { size } = await stat(file);
-      const fh = await open(file, 'r');
-      let boxes: Awaited<ReturnType<typeof checkTopLevelBoxes>>;
-      try {
-        boxes = await checkTopLevelBoxes(async (offset, length) => {
-          const buf = Buffer.alloc(length);
-          const { bytesRead } = await fh.read(buf, 0, length, offset);
-          return buf.subarray(0, bytesRead);
-        }, size);
-      } finally {
-        await fh.close();
-      }
-      if (!boxes.ok) throw new ProbeError(boxes.reason);
-      const probed = await probe(locateBinaries(this.ctx.config), file);
-      if (!isMp4Family(probed)) throw new ProbeError(`container ${probed.formatNames.join(',')}`);
+      const probed = await this.ctx.media.inspect(file);
+      // The demuxer accepts a cut-off mp4 whose index comes first; its boxes tell.
+      if (isMp4Family(probed)) await this.checkBoxes(file);
       return { file, probe: probed };
     } catch (err) {
-      if (err instanceof ProbeError || err instanceof MediaToolError) {
+      if (err instanceof ProbeError) {
         await this.discard(userId, q.uniqueId);
-        throw badRequest(NOT_A_VIDEO);
+        throw badRequest(err.message);
       }
       throw err;
+    }
+  }
+
+  private async checkBoxes(file: string): Promise<void> {
+    const { size } = await stat(file);
+    const fh = await open(file, 'r');
+    try {
+      const boxes = await checkTopLevelBoxes(async (offset, length) => {
+        const buf = Buffer.alloc(length);
+        const { bytesRead } = await fh.read(buf, 0, length, offset);
+        return buf.subarray(0, bytesRead);
+      }, size);
+      if (!boxes.ok) throw new ProbeError(NOT_A_VIDEO);
+    } finally {
+      await fh.close();
     }
   }
 
