@@ -5,11 +5,12 @@
  * recommended deployment; the API through that front is measured against Glimpse direct.
  * Usage: npm run bench -- media [--seconds 10]
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import path from 'node:path';
 import { clipJob } from '@glimpse/media';
+import { startNginx } from '../apps/server/test/nginx.ts';
 import { fmt, mb, media as mediaService, ratio, report, startGlimpse, stop, waitFor, wrk, type LoadResult } from './lib.ts';
 
 const engine = mediaService.engine;
@@ -21,6 +22,7 @@ const media = path.join(root, 'data/media');
 const hlsDir = path.join(media, 'videos/bench/hls');
 const NODE_PORT = 3211;
 const NGINX_PORT = 3212;
+const NGINX_TLS_PORT = 3213;
 
 async function prepare() {
   rmSync(root, { recursive: true, force: true });
@@ -41,25 +43,6 @@ async function prepare() {
   writeFileSync(path.join(media, 'videos/bench/big.mp4'), execFileSync('head', ['-c', String(200 * 1024 * 1024), '/dev/urandom'], { maxBuffer: 300 * 1024 * 1024 }));
 }
 
-/**
- * nginx with the documented front config (docs/nginx.conf: /media/ from disk, the rest proxied to
- * Glimpse), pointed at this run's data and ports, with one worker like the one Node process.
- */
-function startNginx(): ChildProcess {
-  const conf = path.join(root, 'nginx.conf');
-  const documented = readFileSync(path.resolve('docs/nginx.conf'), 'utf8');
-  writeFileSync(
-    conf,
-    `daemon off; pid ${root}/nginx.pid; error_log ${root}/nginx-error.log;\n` +
-      documented
-        .replace('worker_processes auto;', 'worker_processes 1;')
-        .replaceAll('/srv/glimpse/data', path.join(root, 'data'))
-        .replaceAll('127.0.0.1:3000', `127.0.0.1:${NODE_PORT}`)
-        .replace('listen 80;', `listen 127.0.0.1:${NGINX_PORT};`),
-  );
-  return spawn('nginx', ['-c', conf], { stdio: 'ignore' });
-}
-
 function measure(port: number, name: string): [LoadResult, LoadResult] {
   const segs = readdirSync(hlsDir).filter((f) => f.endsWith('.m4s')).map((f) => ({ path: `/media/videos/bench/hls/${f}` }));
   const segments = wrk(`${name} HLS segments`, { url: `http://127.0.0.1:${port}`, connections: 32, seconds, requests: segs });
@@ -75,7 +58,9 @@ function measure(port: number, name: string): [LoadResult, LoadResult] {
 
 await prepare();
 const node = startGlimpse(NODE_PORT, { DATA_DIR: path.join(root, 'data') });
-const nginx = startNginx();
+// The documented front config (docs/nginx.conf: /media/ from disk, the rest proxied to Glimpse),
+// with this run's data and ports and one worker like the one Node process; measured over http.
+const nginx = await startNginx({ root, dataDir: path.join(root, 'data'), upstreamPort: NODE_PORT, httpPort: NGINX_PORT, httpsPort: NGINX_TLS_PORT });
 try {
   await waitFor(`http://127.0.0.1:${NODE_PORT}/api/v1/health`);
   await waitFor(`http://127.0.0.1:${NGINX_PORT}/media/videos/bench/hls/index.m3u8`);
@@ -98,5 +83,5 @@ try {
   ]);
 } finally {
   await stop(node);
-  await stop(nginx);
+  await nginx.stop();
 }

@@ -46,7 +46,7 @@ async function transcode(source: string): Promise<{ hls: string; cpu: number; wa
     const log = { info: () => {}, error: (o: object, m: string) => console.error(m, o) };
     const c0 = cpuSeconds();
     const t0 = performance.now();
-    await transcodeHandler(ctx).run({ videoId }, { jobId: newId(), attempt: 1, heartbeat: async () => {}, log });
+    await transcodeHandler(ctx).run({ videoId }, { jobId: newId(), attempt: 1, signal: new AbortController().signal, heartbeat: async () => {}, log });
     const timing = { cpu: cpuSeconds() - c0, wall: (performance.now() - t0) / 1000 };
     await ctx.db.delete(users).where(eq(users.id, ownerId));
     return { hls: path.join(dataDir, 'media', 'videos', videoId, 'hls'), ...timing };

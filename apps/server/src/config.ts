@@ -32,6 +32,8 @@ const envSchema = z.object({
   RATE_LIMIT_REGISTER: int(10),
   RATE_LIMIT_FORGOT_PASSWORD: int(5),
   RATE_LIMIT_VERIFICATION_RESEND: int(5),
+  /** Wrong current passwords per account per window on PATCH users/password. */
+  RATE_LIMIT_PASSWORD_CHANGE: int(10),
   RATE_LIMIT_UPLOAD: int(2000),
   RATE_LIMITS_ENABLED: bool.default(true),
   /** Where counters live: `database` shares them between processes on one PostgreSQL; `auto` = database on a PostgreSQL server, memory on PGlite. */
@@ -47,6 +49,9 @@ const envSchema = z.object({
   MAX_THUMBNAIL_MB: int(1),
   MAX_IMAGE_MB: int(15),
   UPLOAD_SESSION_TTL_HOURS: int(24),
+  /** Per account: unfinished chunked uploads at once, and the MB their chunks may hold together (default twice MAX_VIDEO_MB). */
+  MAX_OPEN_UPLOADS: z.coerce.number().int().min(1).default(10),
+  MAX_UPLOADS_HELD_MB: z.coerce.number().int().min(1).optional(),
   WORKER_ENABLED: bool.default(true),
   WORKER_CONCURRENCY: int(1),
   /** `bundled` (FFmpeg inside the node-av npm package), `system` (FFMPEG_PATH or the PATH), `auto` = system when FFMPEG_PATH is set. */
@@ -107,12 +112,13 @@ export interface Config {
     register: number;
     forgotPassword: number;
     verificationResend: number;
+    passwordChange: number;
     upload: number;
   };
   rateLimitStore: Env['RATE_LIMIT_STORE'];
   /** Fastify's trustProxy: who may tell us the client's address and protocol. */
   trustProxy: boolean | string[];
-  limits: { videoMb: number; thumbnailMb: number; imageMb: number };
+  limits: { videoMb: number; thumbnailMb: number; imageMb: number; openUploads: number; uploadsHeldMb: number };
   uploadSessionTtlHours: number;
   worker: { enabled: boolean; concurrency: number };
   media: {
@@ -207,11 +213,18 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
       register: e.RATE_LIMIT_REGISTER,
       forgotPassword: e.RATE_LIMIT_FORGOT_PASSWORD,
       verificationResend: e.RATE_LIMIT_VERIFICATION_RESEND,
+      passwordChange: e.RATE_LIMIT_PASSWORD_CHANGE,
       upload: e.RATE_LIMIT_UPLOAD,
     },
     rateLimitStore: e.RATE_LIMIT_STORE,
     trustProxy: e.TRUST_PROXY,
-    limits: { videoMb: e.MAX_VIDEO_MB, thumbnailMb: e.MAX_THUMBNAIL_MB, imageMb: e.MAX_IMAGE_MB },
+    limits: {
+      videoMb: e.MAX_VIDEO_MB,
+      thumbnailMb: e.MAX_THUMBNAIL_MB,
+      imageMb: e.MAX_IMAGE_MB,
+      openUploads: e.MAX_OPEN_UPLOADS,
+      uploadsHeldMb: e.MAX_UPLOADS_HELD_MB ?? 2 * e.MAX_VIDEO_MB,
+    },
     uploadSessionTtlHours: e.UPLOAD_SESSION_TTL_HOURS,
     worker: { enabled: e.WORKER_ENABLED, concurrency: Math.max(1, e.WORKER_CONCURRENCY) },
     media: {

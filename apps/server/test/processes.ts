@@ -54,9 +54,17 @@ export interface ServerProcess {
   kill(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** `tsx src/main.ts <command>` as its own process group, like `npm start` / `npm run worker`. */
-export function startProcess(command: 'serve' | 'worker' | 'seed', env: Record<string, string>, args: string[] = []): ServerProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', command, ...args], {
+/**
+ * `tsx src/main.ts <command>` as its own process group, like `npm start` / `npm run worker`;
+ * `entry` runs another script of apps/server that calls the same CLI (test/fixtures).
+ */
+export function startProcess(
+  command: 'serve' | 'worker' | 'seed',
+  env: Record<string, string>,
+  args: string[] = [],
+  entry = 'src/main.ts',
+): ServerProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', entry, command, ...args], {
     cwd: SERVER_DIR,
     env: { ...process.env, ...TEST_ENV, LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -7,7 +7,7 @@ import { queryRows } from '../src/db/client.ts';
 import { createWorker } from '../src/jobs/create-worker.ts';
 import { JobsRepository } from '../src/jobs/jobs.repository.ts';
 import { bearer, bootPersistentApp, createUser, makeClip, memoryLog, postChunk } from './harness.ts';
-import { startProcess } from './processes.ts';
+import { freePort, startProcess } from './processes.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -20,8 +20,9 @@ async function firstSegment(dir: string): Promise<boolean> {
 }
 
 /**
- * A worker process (`npm run worker`) SIGKILLed mid-transcode leaves its job to the next worker,
- * which completes it. Shared by the transcode tests (PGlite and PostgreSQL) and the reliability suite.
+ * A worker process SIGKILLed mid-transcode leaves its job to the next worker, which completes it:
+ * `npm run worker` on a PostgreSQL server, `npm start` (its embedded worker) on PGlite, whose files
+ * belong to one process. Shared by the transcode tests (PGlite and PostgreSQL) and the reliability suite.
  */
 export async function workerCrashScenario(dataDir: string, databaseUrl?: string): Promise<void> {
   const clip = await readFile(await makeClip(path.join(dataDir, 'long.mp4'), { width: 640, height: 360, seconds: 20 }));
@@ -36,7 +37,9 @@ export async function workerCrashScenario(dataDir: string, databaseUrl?: string)
   // PGlite keeps its files to one process at a time: hand them to the worker process.
   await server.close();
 
-  const worker = startProcess('worker', { DATA_DIR: dataDir, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) });
+  const worker = databaseUrl
+    ? startProcess('worker', { DATA_DIR: dataDir, DATABASE_URL: databaseUrl })
+    : startProcess('serve', { DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: String(await freePort()), WORKER_ENABLED: 'true' });
   const segments = path.join(dataDir, 'tmp', 'transcode', videoId, 'out', '240p');
   for (let i = 0; i < 1200 && !(await firstSegment(segments)); i++) await sleep(25);
   expect(await firstSegment(segments), worker.output()).toBe(true);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { id, imageRef, paged, pageQuery } from './common.ts';
 import { playlistSummary } from './playlists.ts';
+import { oneLine } from './text.ts';
 import { channel, owner } from './users.ts';
 
 export const TITLE_MAX = 100;
@@ -30,9 +31,7 @@ export const videoMessages = {
   loginForHistory: 'Please login to view your watch history.',
 } as const;
 
-export const videoTitle = z
-  .string()
-  .trim()
+export const videoTitle = oneLine()
   .min(1, videoMessages.titleRequired)
   .max(TITLE_MAX, `Title must be at most ${TITLE_MAX} characters`);
 export const videoDescription = z
@@ -49,7 +48,7 @@ const flag = (name: string) =>
   });
 
 export const videoListQuery = pageQuery.extend({
-  query: z.string().trim().max(200).optional(),
+  query: oneLine().max(200).optional(),
   sortBy: z.enum(['relevance', 'uploadDate', 'views']).optional(),
   type: z.enum(['video', 'playlist', 'channel']).default('video'),
   duration: z.enum(['any', 'short', 'medium', 'long']).default('any'),

@@ -5,6 +5,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import pg from 'pg';
+import { lockDatabaseDir } from './pglite-lock.ts';
 import * as schema from './schema.ts';
 
 export type Schema = typeof schema;
@@ -23,7 +24,7 @@ export interface Database {
 
 export const pgliteExtensions = { pg_trgm };
 
-export function wrapPglite(client: PGlite): Database {
+export function wrapPglite(client: PGlite, release: () => void = () => {}): Database {
   return {
     engine: 'pglite',
     db: drizzlePglite({ client, schema }) as unknown as Db,
@@ -35,7 +36,10 @@ export function wrapPglite(client: PGlite): Database {
         throw err;
       }
     },
-    close: () => client.close(),
+    close: async () => {
+      await client.close();
+      release();
+    },
   };
 }
 
@@ -71,8 +75,15 @@ export async function openDatabase(opts: { databaseUrl?: string; pgliteDir?: str
     pool.on('connect', (client) => client.on('error', () => {}));
     return wrapPool(pool);
   }
-  const client = await PGlite.create(opts.pgliteDir ?? 'memory://', { extensions: pgliteExtensions });
-  return wrapPglite(client);
+  if (!opts.pgliteDir) return wrapPglite(await PGlite.create('memory://', { extensions: pgliteExtensions }));
+  // PGlite takes no lock of its own: a second process on the same files corrupts them.
+  const release = lockDatabaseDir(opts.pgliteDir);
+  try {
+    return wrapPglite(await PGlite.create(opts.pgliteDir, { extensions: pgliteExtensions }), release);
+  } catch (err) {
+    release();
+    throw err;
+  }
 }
 
 /** Runs raw SQL and returns its rows (both drivers answer `{ rows }`). */

@@ -192,6 +192,7 @@ export const jobs = pgTable('jobs', {
   status: text('status', { enum: ['queued', 'running', 'done', 'failed'] }).notNull().default('queued'),
   attempts: integer('attempts').notNull().default(0),
   maxAttempts: integer('max_attempts').notNull().default(3),
+  ownerId: uuid('owner_id').references(() => users.id, { onDelete: 'cascade' }),
   runAt: ts('run_at').notNull().defaultNow(),
   lockedAt: ts('locked_at'),
   lockedBy: text('locked_by'),

@@ -1,18 +1,26 @@
 import type { AppContext } from '../context.ts';
+import { PASSWORD_RESET_MAIL_QUEUE } from '../modules/auth/auth.service.ts';
+import { passwordResetMailHandler } from '../modules/auth/password-reset-mail.job.ts';
 import { TRANSCODE_QUEUE, UploadsService } from '../modules/uploads/uploads.service.ts';
 import { transcodeHandler } from '../modules/transcode/transcode.job.ts';
 import { VideosRepository } from '../modules/videos/videos.repository.ts';
 import { RateLimitsRepository } from '../lib/rate-limits.repository.ts';
-import { Worker, type JobLogger, type WorkerOptions } from './worker.ts';
+import { Worker, type JobHandler, type JobLogger, type WorkerOptions } from './worker.ts';
+
+export interface CreateWorkerOptions extends Partial<WorkerOptions> {
+  /** More queues beside the app's (tests run their own handlers on the real worker). */
+  handlers?: Record<string, JobHandler<never>>;
+}
 
 /** The worker with every job handler and the periodic housekeeping (expired uploads, old view marks, finished rate-limit windows). */
-export function createWorker(ctx: AppContext, log: JobLogger, opts: Partial<WorkerOptions> = {}): Worker {
+export function createWorker(ctx: AppContext, log: JobLogger, opts: CreateWorkerOptions = {}): Worker {
+  const { handlers, ...workerOpts } = opts;
   const uploads = new UploadsService(ctx);
   const videos = new VideosRepository(ctx.db);
   const rateLimits = new RateLimitsRepository(ctx.db);
   return new Worker(
     ctx.db,
-    { [TRANSCODE_QUEUE]: transcodeHandler(ctx) },
+    { [TRANSCODE_QUEUE]: transcodeHandler(ctx), [PASSWORD_RESET_MAIL_QUEUE]: passwordResetMailHandler(ctx), ...handlers },
     {
       concurrency: ctx.config.worker.concurrency,
       maintenance: async () => {
@@ -21,7 +29,7 @@ export function createWorker(ctx: AppContext, log: JobLogger, opts: Partial<Work
         await rateLimits.pruneExpired();
         if (swept > 0) log.info({ swept }, 'removed expired upload sessions');
       },
-      ...opts,
+      ...workerOpts,
       log,
     },
   );

@@ -16,47 +16,75 @@ export interface JobRow {
 export class JobsRepository {
   constructor(private readonly db: Executor) {}
 
-  async enqueue(queue: string, payload: object, opts: { maxAttempts?: number } = {}): Promise<string> {
+  /** `ownerId`: the account the job works for (fair turns between owners at claim time). */
+  async enqueue(queue: string, payload: object, opts: { maxAttempts?: number; ownerId?: string } = {}): Promise<string> {
     const id = newId();
     await this.db.execute(
-      sql`INSERT INTO jobs (id, queue, payload, max_attempts) VALUES (${id}, ${queue}, ${JSON.stringify(payload)}::jsonb, ${opts.maxAttempts ?? 3})`,
+      sql`INSERT INTO jobs (id, queue, payload, max_attempts, owner_id)
+          VALUES (${id}, ${queue}, ${JSON.stringify(payload)}::jsonb, ${opts.maxAttempts ?? 3}, ${opts.ownerId ?? null})`,
     );
     return id;
   }
 
-  /** Takes the oldest due job; SKIP LOCKED lets many workers claim concurrently without waiting. */
+  /**
+   * Takes a due job, owners in turn: the owner with the fewest running jobs first, then the one
+   * served longest ago (or never, in the last day), then the oldest of that owner's jobs. SKIP LOCKED
+   * lets many workers claim concurrently without waiting.
+   */
   async claim(queues: string[], workerId: string): Promise<JobRow | undefined> {
+    const names = sql.join(queues.map((q) => sql`${q}`), sql`, `);
     const [row] = await queryRows<JobRow>(
       this.db,
       sql`UPDATE jobs SET status = 'running', attempts = attempts + 1, locked_at = now(), locked_by = ${workerId},
             heartbeat_at = now(), updated_at = now()
           WHERE id = (
-            SELECT id FROM jobs
-            WHERE status = 'queued' AND run_at <= now() AND queue IN (${sql.join(queues.map((q) => sql`${q}`), sql`, `)})
-            ORDER BY run_at, id
-            FOR UPDATE SKIP LOCKED
+            SELECT j.id FROM jobs j
+            LEFT JOIN (
+              SELECT owner_id, count(*) FILTER (WHERE status = 'running') AS running, max(locked_at) AS last_claimed
+              FROM jobs
+              WHERE owner_id IN (SELECT owner_id FROM jobs WHERE status = 'queued' AND run_at <= now() AND queue IN (${names}))
+                AND (status = 'running' OR locked_at > now() - interval '1 day')
+              GROUP BY owner_id
+            ) o ON o.owner_id = j.owner_id
+            WHERE j.status = 'queued' AND j.run_at <= now() AND j.queue IN (${names})
+            ORDER BY coalesce(o.running, 0), o.last_claimed NULLS FIRST, j.run_at, j.id
+            FOR UPDATE OF j SKIP LOCKED
             LIMIT 1)
           RETURNING id, queue, payload, status, attempts, max_attempts, last_error`,
     );
     return row;
   }
 
-  async heartbeat(id: string, workerId: string): Promise<void> {
-    await this.db.execute(sql`UPDATE jobs SET heartbeat_at = now() WHERE id = ${id} AND locked_by = ${workerId} AND status = 'running'`);
+  /** False when the job is no longer this worker's (deleted, or reclaimed by another worker). */
+  async heartbeat(id: string, workerId: string): Promise<boolean> {
+    const rows = await queryRows<{ id: string }>(
+      this.db,
+      sql`UPDATE jobs SET heartbeat_at = now() WHERE id = ${id} AND locked_by = ${workerId} AND status = 'running' RETURNING id`,
+    );
+    return rows.length > 0;
   }
 
-  async complete(id: string, result: unknown): Promise<void> {
+  async complete(id: string, workerId: string, result: unknown): Promise<void> {
     await this.db.execute(
-      sql`UPDATE jobs SET status = 'done', result = ${JSON.stringify(result ?? null)}::jsonb, locked_by = NULL, updated_at = now() WHERE id = ${id}`,
+      sql`UPDATE jobs SET status = 'done', result = ${JSON.stringify(result ?? null)}::jsonb, locked_by = NULL, updated_at = now()
+          WHERE id = ${id} AND locked_by = ${workerId}`,
     );
   }
 
   /** Back to the queue after `delayMs`, or failed for good when `final`. */
-  async fail(id: string, error: string, retry: { final: boolean; delayMs: number }): Promise<void> {
+  async fail(id: string, workerId: string, error: string, retry: { final: boolean; delayMs: number }): Promise<void> {
     await this.db.execute(
       sql`UPDATE jobs SET status = ${retry.final ? 'failed' : 'queued'}, last_error = ${error.slice(0, 2000)}, locked_by = NULL,
             run_at = now() + make_interval(secs => ${retry.delayMs / 1000}), updated_at = now()
-          WHERE id = ${id}`,
+          WHERE id = ${id} AND locked_by = ${workerId}`,
+    );
+  }
+
+  /** Interrupted by a stopping worker: due again at once, and the attempt it was on does not count. */
+  async requeue(ids: string[], workerId: string): Promise<void> {
+    await this.db.execute(
+      sql`UPDATE jobs SET status = 'queued', attempts = greatest(attempts - 1, 0), locked_by = NULL, run_at = now(), updated_at = now()
+          WHERE id IN (${sql.join(ids.map((i) => sql`${i}`), sql`, `)}) AND locked_by = ${workerId} AND status = 'running'`,
     );
   }
 
@@ -83,7 +111,8 @@ export class JobsRepository {
     return row;
   }
 
+  /** Cancels the video's jobs: queued ones never run, a running one is aborted at its worker's next heartbeat. */
   async deleteForVideo(videoId: string): Promise<void> {
-    await this.db.execute(sql`DELETE FROM jobs WHERE payload ->> 'videoId' = ${videoId} AND status <> 'running'`);
+    await this.db.execute(sql`DELETE FROM jobs WHERE payload ->> 'videoId' = ${videoId}`);
   }
 }

@@ -1,9 +1,12 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../db/client.ts';
-import { createTestApp, memoryLog, type TestContext } from '../../test/harness.ts';
+import { bearer, createTestApp, createUser, createVideo, memoryLog, type TestContext } from '../../test/harness.ts';
+import { BLOCKING_QUEUE, blockingHandler } from '../../test/blocking-job.ts';
+import { TRANSCODE_QUEUE } from '../modules/uploads/uploads.service.ts';
+import { createWorker } from './create-worker.ts';
 import { JobsRepository } from './jobs.repository.ts';
-import { Worker, type JobHandler } from './worker.ts';
+import { Worker, type JobHandler, type JobLogger } from './worker.ts';
 
 let t: TestContext;
 let jobs: JobsRepository;
@@ -18,6 +21,41 @@ const makeDue = () => t.ctx.db.execute(sql`UPDATE jobs SET run_at = now() WHERE 
 
 const dueIn = (id: string) =>
   queryRows<{ s: number }>(t.ctx.db, sql`SELECT extract(epoch FROM run_at - now())::float8 AS s FROM jobs WHERE id = ${id}`);
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Polls until `check` holds (or the time is up); returns the milliseconds it took. */
+async function waitUntil(check: () => Promise<boolean> | boolean, timeoutMs = 5000): Promise<number> {
+  const started = Date.now();
+  while (!(await check())) {
+    if (Date.now() - started > timeoutMs) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await sleep(20);
+  }
+  return Date.now() - started;
+}
+
+const statusOf = async (ids: string[]) => Promise.all(ids.map(async (id) => (await jobs.findById(id))?.status));
+
+/** The blocking handler (runs until aborted), counting the jobs it is running now and the reasons it was stopped. */
+function blockingRecorder() {
+  const running = new Set<string>();
+  const aborted: string[] = [];
+  const handler: JobHandler<object> = {
+    run: async (payload, job) => {
+      running.add(job.jobId);
+      try {
+        return await blockingHandler.run(payload, job);
+      } catch (err) {
+        aborted.push((err as Error).message);
+        throw err;
+      } finally {
+        running.delete(job.jobId);
+      }
+    },
+    onFailed: async () => {},
+  };
+  return { running, aborted, handler: handler as JobHandler<never> };
+}
 
 function recorder(behaviour: (n: number) => Promise<unknown>) {
   const calls: number[] = [];
@@ -121,5 +159,147 @@ describe('job queue', () => {
     await worker.stop();
     expect((await jobs.findById(id))?.status).toBe('done');
     expect(maintenance).toEqual([1]);
+  });
+});
+
+describe('fair turns between owners', () => {
+  it("runs owner B's one job second, not after all five of owner A's (concurrency 1)", async () => {
+    const q = `fair-${Date.now()}`;
+    const [a, b] = [await createUser(t.ctx), await createUser(t.ctx)];
+    const order: string[] = [];
+    const handler: JobHandler<{ label: string }> = { run: async ({ label }) => void order.push(label), onFailed: async () => {} };
+    for (let i = 1; i <= 5; i++) await jobs.enqueue(q, { label: `A${i}` }, { ownerId: a.id });
+    await jobs.enqueue(q, { label: 'B1' }, { ownerId: b.id });
+    const worker = new Worker(t.ctx.db, { [q]: handler as JobHandler<never> }, { log: memoryLog(), concurrency: 1 });
+    expect(await worker.drain()).toBe(6);
+    expect(order).toEqual(['A1', 'B1', 'A2', 'A3', 'A4', 'A5']);
+  });
+
+  it('takes the owner with no running job before one whose job is running elsewhere', async () => {
+    const q = `fair-running-${Date.now()}`;
+    const [a, b] = [await createUser(t.ctx), await createUser(t.ctx)];
+    // B was served more recently than A, but A has a job running on another worker.
+    await jobs.enqueue(q, { n: 1 }, { ownerId: a.id });
+    await jobs.enqueue(q, { n: 2 }, { ownerId: a.id });
+    await jobs.enqueue(q, { n: 3 }, { ownerId: b.id });
+    await jobs.enqueue(q, { n: 4 }, { ownerId: b.id });
+    expect(await jobs.claim([q], 'other-worker')).toMatchObject({ payload: { n: 1 } });
+    const b1 = await jobs.claim([q], 'other-worker');
+    expect(b1).toMatchObject({ payload: { n: 3 } });
+    await jobs.complete(b1!.id, 'other-worker', null);
+    expect(await jobs.claim([q], 'w')).toMatchObject({ payload: { n: 4 } });
+  });
+});
+
+describe('WORKER_CONCURRENCY', () => {
+  it('runs that many jobs at once per worker, and no more', async () => {
+    const t2 = await createTestApp({ WORKER_CONCURRENCY: '2' });
+    try {
+      const r = blockingRecorder();
+      const repo = new JobsRepository(t2.ctx.db);
+      const ids = [await repo.enqueue(BLOCKING_QUEUE, {}), await repo.enqueue(BLOCKING_QUEUE, {}), await repo.enqueue(BLOCKING_QUEUE, {})];
+      const worker = createWorker(t2.ctx, memoryLog(), { handlers: { [BLOCKING_QUEUE]: r.handler }, pollMs: 20 });
+      worker.start();
+      await waitUntil(() => r.running.size === 2);
+      await sleep(300);
+      expect(r.running.size).toBe(2);
+      const statuses = await Promise.all(ids.map(async (id) => (await repo.findById(id))?.status));
+      expect(statuses.sort()).toEqual(['queued', 'running', 'running']);
+      await worker.stop();
+    } finally {
+      await t2.close();
+    }
+  });
+});
+
+describe('stopping the worker', () => {
+  it('aborts running jobs and puts them back in the queue without using up an attempt', async () => {
+    const r = blockingRecorder();
+    const q = `stop-${Date.now()}`;
+    const ids = [await jobs.enqueue(q, {}), await jobs.enqueue(q, {})];
+    const worker = new Worker(t.ctx.db, { [q]: r.handler }, { log: memoryLog(), concurrency: 2, pollMs: 20 });
+    worker.start();
+    await waitUntil(() => r.running.size === 2);
+    const started = Date.now();
+    await worker.stop();
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(r.aborted).toEqual(['the worker is stopping', 'the worker is stopping']);
+    for (const id of ids) expect(await jobs.findById(id)).toMatchObject({ status: 'queued', attempts: 0 });
+    // Due at once: the next worker takes them.
+    const next = blockingRecorder();
+    const again = new Worker(t.ctx.db, { [q]: next.handler }, { log: memoryLog(), concurrency: 2, pollMs: 20 });
+    again.start();
+    await waitUntil(() => next.running.size === 2);
+    await again.stop();
+  });
+
+  it('requeues a job whose handler ignores its signal once the grace time is over', async () => {
+    const q = `stubborn-${Date.now()}`;
+    const stubborn: JobHandler<object> = { run: () => sleep(3000), onFailed: async () => {} };
+    const id = await jobs.enqueue(q, {});
+    const log = memoryLog();
+    const worker = new Worker(t.ctx.db, { [q]: stubborn as JobHandler<never> }, { log, pollMs: 20, stopGraceMs: 200 });
+    worker.start();
+    await waitUntil(async () => (await jobs.findById(id))?.status === 'running');
+    const started = Date.now();
+    await worker.stop();
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(await jobs.findById(id)).toMatchObject({ status: 'queued', attempts: 0 });
+    expect(log.lines.map((l) => l.msg)).toContain('jobs still running at stop were requeued');
+    // When the stubborn handler does return, it does not mark the requeued job done.
+    await sleep(3000);
+    expect(await jobs.findById(id)).toMatchObject({ status: 'queued', attempts: 0 });
+  });
+});
+
+describe('cancelling a job', () => {
+  async function deleteVideo(videoId: string, owner: { id: string; userName: string }) {
+    const res = await t.app.inject({ method: 'DELETE', url: `/api/v1/videos/${videoId}`, headers: await bearer(t.ctx, owner) });
+    expect(res.statusCode).toBe(200);
+  }
+
+  it("deleting a video aborts its running transcode job at the next heartbeat and drops its queued one", async () => {
+    const owner = await createUser(t.ctx);
+    const running = await createVideo(t.ctx, owner, { status: 'processing', isPublished: false });
+    const queued = await createVideo(t.ctx, owner, { status: 'processing', isPublished: false });
+    const runningJob = await jobs.enqueue(TRANSCODE_QUEUE, { videoId: running.id }, { ownerId: owner.id });
+    const queuedJob = await jobs.enqueue(TRANSCODE_QUEUE, { videoId: queued.id }, { ownerId: owner.id });
+    // The real worker with a transcode handler that runs until its signal aborts.
+    const r = blockingRecorder();
+    const log = memoryLog();
+    const worker = createWorker(t.ctx, log, { handlers: { [TRANSCODE_QUEUE]: r.handler }, concurrency: 1, pollMs: 20, heartbeatMs: 200 });
+    worker.start();
+    try {
+      await waitUntil(() => r.running.size === 1);
+      expect(await statusOf([runningJob, queuedJob])).toEqual(['running', 'queued']);
+
+      await deleteVideo(queued.id, owner);
+      expect(await jobs.findById(queuedJob)).toBeUndefined();
+      await deleteVideo(running.id, owner);
+      const took = await waitUntil(() => r.aborted.length === 1, 3000);
+      expect(took).toBeLessThan(1000);
+      expect(r.aborted).toEqual(['the job was cancelled (deleted, or taken over by another worker)']);
+      expect(await jobs.findById(runningJob)).toBeUndefined();
+      await waitUntil(() => log.lines.some((l) => l.msg === 'job cancelled' && l.obj.videoId === running.id));
+      // Nothing failed, nothing was left to run.
+      expect(log.lines.filter((l) => l.level === 'error')).toEqual([]);
+      expect(r.running.size).toBe(0);
+    } finally {
+      await worker.stop();
+    }
+  });
+
+  it('aborts a job another worker has taken back (its heartbeat finds the row no longer ours)', async () => {
+    const r = blockingRecorder();
+    const q = `lost-${Date.now()}`;
+    const id = await jobs.enqueue(q, {});
+    const worker = new Worker(t.ctx.db, { [q]: r.handler }, { log: memoryLog() as JobLogger, pollMs: 20, heartbeatMs: 100 });
+    worker.start();
+    await waitUntil(() => r.running.size === 1);
+    await t.ctx.db.execute(sql`UPDATE jobs SET locked_by = 'another-worker' WHERE id = ${id}`);
+    await waitUntil(() => r.aborted.length === 1, 2000);
+    await worker.stop();
+    // The other worker's claim stands.
+    expect(await jobs.findById(id)).toMatchObject({ status: 'running' });
   });
 });

@@ -8,10 +8,24 @@ export interface JobLogger {
   error(obj: object, msg: string): void;
 }
 
+/** Why a running job's signal was aborted (the signal's `reason`). */
+export class JobInterrupted extends Error {
+  constructor(readonly kind: 'stopping' | 'cancelled') {
+    super(kind === 'stopping' ? 'the worker is stopping' : 'the job was cancelled (deleted, or taken over by another worker)');
+    this.name = 'JobInterrupted';
+  }
+}
+
 export interface JobContext {
   jobId: string;
   attempt: number;
-  /** Tells the queue this job is alive (called by the worker on a timer too). */
+  /**
+   * Aborted when the worker stops (the job is then requeued) or when the job is cancelled or
+   * taken from this worker (its row deleted or reclaimed, seen at the next heartbeat). A handler
+   * stops at once: kills its child processes and rejects (e.g. `signal.throwIfAborted()`).
+   */
+  signal: AbortSignal;
+  /** Tells the queue this job is alive (called by the worker on a timer too); aborts `signal` when the job is no longer ours. */
   heartbeat(): Promise<void>;
   log: JobLogger;
 }
@@ -33,11 +47,15 @@ export interface WorkerOptions {
   /** First retry delay; doubles with each attempt. */
   backoffMs?: number;
   concurrency?: number;
+  /** How long `stop()` waits for aborted handlers to return before requeueing their jobs itself. */
+  stopGraceMs?: number;
   /** Housekeeping run at most every `maintenanceMs` from the loop (upload sweeper, view cleanup). */
   maintenance?: () => Promise<void>;
   maintenanceMs?: number;
   log: JobLogger;
 }
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
 
 /** Pulls jobs from the PostgreSQL queue; runs in the server process or as `npm run worker`. */
 export class Worker {
@@ -45,8 +63,11 @@ export class Worker {
   private readonly jobs: JobsRepository;
   private readonly opts: Required<Omit<WorkerOptions, 'maintenance'>> & Pick<WorkerOptions, 'maintenance'>;
   private running = false;
+  private stopping = false;
   private loop: Promise<void> | undefined;
-  private wake: (() => void) | undefined;
+  private readonly wakers = new Set<() => void>();
+  /** The jobs this worker runs now, by id. */
+  private readonly active = new Map<string, AbortController>();
   private lastMaintenance = 0;
 
   constructor(
@@ -55,7 +76,16 @@ export class Worker {
     opts: WorkerOptions,
   ) {
     this.jobs = new JobsRepository(db);
-    this.opts = { pollMs: 1000, heartbeatMs: 5000, staleSeconds: 60, backoffMs: 10_000, concurrency: 1, maintenanceMs: 60_000, ...opts };
+    this.opts = {
+      pollMs: 1000,
+      heartbeatMs: 2000,
+      staleSeconds: 60,
+      backoffMs: 10_000,
+      concurrency: 1,
+      stopGraceMs: 5000,
+      maintenanceMs: 60_000,
+      ...opts,
+    };
   }
 
   /** Runs housekeeping if due, reclaims stale jobs, then runs one job; false when nothing was due. */
@@ -81,17 +111,30 @@ export class Worker {
     return n;
   }
 
+  /** `concurrency` lanes, each running one job at a time. */
   start(): void {
     if (this.running) return;
     this.running = true;
+    this.stopping = false;
     const lanes = Array.from({ length: this.opts.concurrency }, () => this.lane());
     this.loop = Promise.all(lanes).then(() => undefined);
   }
 
+  /**
+   * Takes no more jobs, aborts the running ones and puts them back in the queue without using up
+   * an attempt. Handlers that ignore their signal get `stopGraceMs`; their jobs are requeued anyway.
+   */
   async stop(): Promise<void> {
     this.running = false;
-    this.wake?.();
-    await this.loop;
+    this.stopping = true;
+    for (const wake of this.wakers) wake();
+    for (const controller of this.active.values()) controller.abort(new JobInterrupted('stopping'));
+    await Promise.race([this.loop, sleep(this.opts.stopGraceMs)]);
+    if (this.active.size > 0) {
+      const ids = [...this.active.keys()];
+      await this.jobs.requeue(ids, this.id);
+      this.opts.log.error({ jobIds: ids }, 'jobs still running at stop were requeued');
+    }
   }
 
   private async lane(): Promise<void> {
@@ -102,16 +145,21 @@ export class Worker {
       } catch (err) {
         this.opts.log.error({ err }, 'worker loop error');
       }
-      if (!worked && this.running) {
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, this.opts.pollMs);
-          this.wake = () => {
-            clearTimeout(timer);
-            resolve();
-          };
-        });
-      }
+      if (!worked && this.running) await this.idle();
     }
+  }
+
+  /** Waits `pollMs`, or less when `stop()` wakes it. */
+  private idle(): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.wakers.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, this.opts.pollMs);
+      this.wakers.add(done);
+    });
   }
 
   private handlerFor(job: JobRow): JobHandler<never> | undefined {
@@ -125,23 +173,49 @@ export class Worker {
       info: (obj, msg) => this.opts.log.info({ ...tags, ...obj }, msg),
       error: (obj, msg) => this.opts.log.error({ ...tags, ...obj }, msg),
     };
-    const heartbeat = () => this.jobs.heartbeat(job.id, this.id);
+    const controller = new AbortController();
+    const { signal } = controller;
+    this.active.set(job.id, controller);
+    // Claimed while stop() was under way: straight back to the queue.
+    if (this.stopping) controller.abort(new JobInterrupted('stopping'));
+    const heartbeat = async () => {
+      // Deleted (cancelled) or reclaimed by another worker: whatever it does now is wasted.
+      if (!(await this.jobs.heartbeat(job.id, this.id)) && !signal.aborted) controller.abort(new JobInterrupted('cancelled'));
+    };
     const timer = setInterval(() => heartbeat().catch((err) => log.error({ err }, 'heartbeat failed')), this.opts.heartbeatMs);
     log.info({}, 'job started');
     try {
-      const result = await handler.run(job.payload as never, { jobId: job.id, attempt: job.attempts, heartbeat, log });
-      await this.jobs.complete(job.id, result);
+      signal.throwIfAborted();
+      const result = await handler.run(job.payload as never, { jobId: job.id, attempt: job.attempts, signal, heartbeat, log });
+      signal.throwIfAborted();
+      await this.jobs.complete(job.id, this.id, result);
       log.info({}, 'job done');
     } catch (err) {
-      const reason = err instanceof Error ? err.message : String(err);
-      const final = err instanceof PermanentJobError || job.attempts >= job.max_attempts;
-      // The domain's failure state is written before the job is marked failed.
-      if (final) await handler.onFailed(job.payload as never, reason, log);
-      const delayMs = this.opts.backoffMs * 2 ** (job.attempts - 1);
-      await this.jobs.fail(job.id, reason, { final, delayMs });
-      log.error({ err: reason, final, retryInMs: final ? null : delayMs }, 'job failed');
+      if (signal.aborted) await this.interrupted(job, signal.reason as JobInterrupted, log);
+      else await this.failed(job, handler, err, log);
     } finally {
       clearInterval(timer);
+      this.active.delete(job.id);
     }
+  }
+
+  /** Stopping: back to the queue, attempt not counted. Cancelled: the row is gone or someone else's. */
+  private async interrupted(job: JobRow, reason: JobInterrupted, log: JobLogger): Promise<void> {
+    if (reason.kind === 'stopping') {
+      await this.jobs.requeue([job.id], this.id);
+      log.info({}, 'job requeued: the worker is stopping');
+    } else {
+      log.info({}, 'job cancelled');
+    }
+  }
+
+  private async failed(job: JobRow, handler: JobHandler<never>, err: unknown, log: JobLogger): Promise<void> {
+    const reason = err instanceof Error ? err.message : String(err);
+    const final = err instanceof PermanentJobError || job.attempts >= job.max_attempts;
+    // The domain's failure state is written before the job is marked failed.
+    if (final) await handler.onFailed(job.payload as never, reason, log);
+    const delayMs = this.opts.backoffMs * 2 ** (job.attempts - 1);
+    await this.jobs.fail(job.id, this.id, reason, { final, delayMs });
+    log.error({ err: reason, final, retryInMs: final ? null : delayMs }, 'job failed');
   }
 }

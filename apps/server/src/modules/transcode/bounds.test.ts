@@ -60,7 +60,7 @@ describe('bounded transcoding', () => {
     expect((await t.app.inject({ method: 'DELETE', url: `/api/v1/videos/${id}`, headers: auth })).statusCode).toBe(200);
     await drained;
     expect(Date.now() - t0).toBeLessThan(5_000);
-    expect(log.lines.some((l) => l.msg === 'video deleted while transcoding; stopped')).toBe(true);
+    expect(log.lines.some((l) => l.msg === 'job cancelled')).toBe(true);
     expect(existsSync(path.join(t.dataDir, 'tmp', 'transcode', id))).toBe(false);
     expect(existsSync(path.join(t.dataDir, 'media', 'videos', id))).toBe(false);
   }, 120_000);

@@ -57,8 +57,9 @@ const toJpeg = (from: string, to: string, quality: number) => sharp(from).jpeg({
 /**
  * Source -> HLS ladder + storyboard (+ poster when the uploader gave no thumbnail) + progressive
  * mp4, in a work folder under DATA_DIR/tmp, then into storage under videos/{id}/. The engine runs
- * in a child process under bounds (no progress, wall time, cancel when the video is deleted); a
- * file it cannot process fails the video at once with the reason, without retries.
+ * in a child process under bounds (no progress, wall time) and stops with the job's signal (the
+ * worker stopping, or the video deleted); a file it cannot process fails the video at once with
+ * the reason, without retries.
  */
 export function transcodeHandler(ctx: AppContext): JobHandler<TranscodePayload> {
   const videos = new VideosRepository(ctx.db);
@@ -75,7 +76,7 @@ export function transcodeHandler(ctx: AppContext): JobHandler<TranscodePayload> 
       await rm(work, { recursive: true, force: true });
       const out = path.join(work, 'out');
       await mkdir(out, { recursive: true });
-      const cancel = new AbortController();
+      const { signal } = job;
       try {
         let source: string;
         if (ctx.storage instanceof LocalStorage) {
@@ -96,7 +97,7 @@ export function transcodeHandler(ctx: AppContext): JobHandler<TranscodePayload> 
         });
         let lastWrite = 0;
         const { outSeconds } = await engine.run(media, {
-          signal: cancel.signal,
+          signal,
           stallSeconds: bounds.stallSeconds,
           timeoutSeconds: 300 + bounds.timeFactor * probed.durationSeconds,
           onProgress: (seconds) => {
@@ -104,10 +105,9 @@ export function transcodeHandler(ctx: AppContext): JobHandler<TranscodePayload> 
             if (now - lastWrite < PROGRESS_EVERY_MS) return;
             lastWrite = now;
             const progress = progressFraction(seconds, probed.durationSeconds);
-            // The row is gone when the owner deleted the video: stop the engine at once.
-            void Promise.all([videos.setProcessing(videoId, { progress }), job.heartbeat()])
-              .then(([exists]) => exists || cancel.abort())
-              .catch((err) => job.log.error({ err, videoId }, 'progress write failed'));
+            void Promise.all([videos.setProcessing(videoId, { progress }), job.heartbeat()]).catch((err) =>
+              job.log.error({ err, videoId }, 'progress write failed'),
+            );
           },
         });
         // Timestamp gaps were closed up by the engine: the video lasts what was written.
@@ -118,7 +118,7 @@ export function transcodeHandler(ctx: AppContext): JobHandler<TranscodePayload> 
         if (probed.hasAudio) await joinSegments(path.join(out, TRANSCODE_OUTPUTS.audio), path.join(work, 'audio.mp4'));
         await engine.run(
           planProgressive({ video: path.join(work, 'video.mp4'), audio: probed.hasAudio ? path.join(work, 'audio.mp4') : undefined, out: path.join(work, STORED.progressive) }),
-          { signal: cancel.signal, stallSeconds: bounds.stallSeconds, timeoutSeconds: 300 },
+          { signal, stallSeconds: bounds.stallSeconds, timeoutSeconds: 300 },
         );
 
         const prefix = `videos/${videoId}`;
@@ -152,15 +152,12 @@ export function transcodeHandler(ctx: AppContext): JobHandler<TranscodePayload> 
         job.log.info({ videoId, duration, renditions: ladder.map(renditionName) }, 'video ready');
         return { videoId, renditions: ladder.length };
       } catch (err) {
-        if (cancel.signal.aborted) {
-          job.log.info({ videoId }, 'video deleted while transcoding; stopped');
-          return { cancelled: true };
-        }
+        // Stopped by the worker (shutdown: requeued) or cancelled (the video was deleted): its call.
+        if (signal.aborted) throw err;
         if (err instanceof MediaStoppedError) throw new PermanentJobError(`Processing stopped: it ${err.message}`);
         if (err instanceof MediaToolError) throw new PermanentJobError(`This video could not be processed (${err.message})`);
         throw err;
       } finally {
-        cancel.abort();
         await rm(work, { recursive: true, force: true });
       }
     },

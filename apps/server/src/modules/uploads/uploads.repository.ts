@@ -7,8 +7,37 @@ export interface SessionRow {
   total_chunks: number;
 }
 
+/** What one account's unfinished uploads hold, seen from an incoming chunk. */
+export interface UploadUsage {
+  openSessions: number;
+  sessionExists: boolean;
+  /** Bytes of every chunk the account holds, except the one this chunk replaces. */
+  heldBytes: number;
+  /** Bytes of this session's other chunks. */
+  sessionBytes: number;
+}
+
 export class UploadsRepository {
   constructor(private readonly db: Executor) {}
+
+  /** Serialises one account's chunk admissions until the transaction ends (the bounds are checked, then used). */
+  async lockOwner(userId: string): Promise<void> {
+    await this.db.execute(sql`SELECT 1 FROM users WHERE id = ${userId} FOR NO KEY UPDATE`);
+  }
+
+  async usage(userId: string, uniqueId: string, chunkNumber: number): Promise<UploadUsage> {
+    const [row] = await queryRows<{ open_sessions: number; session_exists: boolean; held_bytes: number; session_bytes: number }>(
+      this.db,
+      sql`SELECT
+            (SELECT count(*) FROM upload_sessions WHERE user_id = ${userId})::int AS open_sessions,
+            EXISTS (SELECT 1 FROM upload_sessions WHERE user_id = ${userId} AND unique_id = ${uniqueId}) AS session_exists,
+            (SELECT coalesce(sum(size), 0) FROM upload_chunks
+              WHERE user_id = ${userId} AND NOT (unique_id = ${uniqueId} AND chunk_number = ${chunkNumber}))::float8 AS held_bytes,
+            (SELECT coalesce(sum(size), 0) FROM upload_chunks
+              WHERE user_id = ${userId} AND unique_id = ${uniqueId} AND chunk_number <> ${chunkNumber})::float8 AS session_bytes`,
+    );
+    return { openSessions: row!.open_sessions, sessionExists: row!.session_exists, heldBytes: row!.held_bytes, sessionBytes: row!.session_bytes };
+  }
 
   /** The session, created on its first chunk. */
   async open(userId: string, uniqueId: string, totalChunks: number): Promise<SessionRow> {

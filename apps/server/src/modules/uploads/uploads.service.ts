@@ -14,12 +14,13 @@ import {
 } from '@glimpse/contract';
 import { checkTopLevelBoxes, isMp4Family, NOT_A_VIDEO, ProbeError, type ProbeResult } from '@glimpse/media';
 import type { AppContext } from '../../context.ts';
-import { ApiError, badRequest, conflict, notFound, tooLarge } from '../../lib/errors.ts';
+import { ApiError, badRequest, conflict, notFound, tooLarge, tooMany } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
+import type { EncodedImage } from '../../lib/images.ts';
 import type { MultipartResult } from '../../lib/multipart.ts';
 import { JobsRepository } from '../../jobs/jobs.repository.ts';
 import { parseFields } from '../videos/form.ts';
-import { storeThumbnail, thumbnailExtension } from '../videos/thumbnail.ts';
+import { prepareThumbnail, storeThumbnail } from '../videos/thumbnail.ts';
 import { VideosRepository } from '../videos/videos.repository.ts';
 import { VideosService } from '../videos/videos.service.ts';
 import { chunkNumbers, firstChunkOf, fitsNumbering, missingChunks } from './chunk-numbering.ts';
@@ -73,47 +74,74 @@ export class UploadsService {
     // Everything the last chunk carries is checked before anything is stored.
     const meta = isLast ? parseFields(lastChunkFields, form.fields) : undefined;
     const image = isLast ? form.files.image : undefined;
-    const imageExt = image ? await thumbnailExtension(image.path) : undefined;
+    const thumbnail = image ? await prepareThumbnail(image.path) : undefined;
 
     const existing = await this.sessions.find(userId, q.uniqueId);
     if (existing && existing.total_chunks !== q.totalChunks) {
       throw badRequest(`totalChunks does not match this upload (${existing.total_chunks})`);
     }
-    await this.sessions.open(userId, q.uniqueId, q.totalChunks);
-    const held = await this.sessions.chunks(userId, q.uniqueId);
-    const heldNumbers = held.map((c) => c.chunk_number);
-    if (!fitsNumbering(q.chunkNumber, heldNumbers, q.totalChunks)) {
-      const first = firstChunkOf(heldNumbers, q.totalChunks)!;
-      throw badRequest(`This upload numbers its chunks from ${first} to ${first + q.totalChunks - 1}`);
-    }
-    const otherBytes = held.filter((c) => c.chunk_number !== q.chunkNumber).reduce((n, c) => n + Number(c.size), 0);
-    if (otherBytes + chunk.size > limitBytes) {
+    if (!(await this.admit(userId, q, chunk.path, chunk.size))) {
       await this.discard(userId, q.uniqueId);
       throw tooLarge(this.ctx.config.limits.videoMb);
     }
-    const dir = this.dir(userId, q.uniqueId);
-    await mkdir(dir, { recursive: true });
-    // rename is atomic: a retried or duplicated chunk replaces the file whole, never half-written.
-    await rename(chunk.path, path.join(dir, `${q.chunkNumber}.part`));
-    await this.sessions.addChunk(userId, q.uniqueId, q.chunkNumber, chunk.size);
     const status = await this.status(userId, q.uniqueId);
     if (!isLast) return { status };
 
+    // Chunks are admitted one at a time per account, so a session holds one numbering only.
     const missing = missingChunks(status.receivedChunks, q.totalChunks);
-    if (missing.length > 0 || status.receivedChunks.length !== q.totalChunks) {
-      // Held but not missing: both numberings got in through concurrent first chunks.
-      const message = missing.length > 0 ? `Missing chunks: ${missing.join(', ')}` : 'Chunks were numbered both from 0 and from 1: start again with a new uniqueId';
-      throw new ApiError(400, message, { missingChunks: missing, ...status });
+    if (missing.length > 0) {
+      throw new ApiError(400, `Missing chunks: ${missing.join(', ')}`, { missingChunks: missing, ...status });
     }
     if (!(await this.sessions.claimFinalize(userId, q.uniqueId))) throw conflict('This upload is already being finished');
     try {
       const parts = chunkNumbers(firstChunkOf(status.receivedChunks, q.totalChunks)!, q.totalChunks);
-      const videoId = await this.finish(userId, q, parts, meta!, image && imageExt ? { path: image.path, ext: imageExt } : undefined);
+      const videoId = await this.finish(userId, q, parts, meta!, thumbnail);
       return { videoId };
     } catch (err) {
       await this.sessions.releaseFinalize(userId, q.uniqueId);
       throw err;
     }
+  }
+
+  /**
+   * Stores the chunk within the bounds: the numbering the session already shows (400), the video
+   * size for this upload (false when over it), and per account the open uploads and the bytes they
+   * hold together (429). One account's chunks are admitted one at a time, so parallel requests
+   * cannot all pass the same check.
+   */
+  private async admit(userId: string, q: UploadQuery, file: string, size: number): Promise<boolean> {
+    const { limits, uploadSessionTtlHours } = this.ctx.config;
+    const wait = `Finish one, or wait until it expires ${uploadSessionTtlHours} hours after its last chunk`;
+    return this.ctx.db.transaction(async (tx) => {
+      const sessions = new UploadsRepository(tx);
+      await sessions.lockOwner(userId);
+      const held = (await sessions.chunks(userId, q.uniqueId)).map((c) => c.chunk_number);
+      if (!fitsNumbering(q.chunkNumber, held, q.totalChunks)) {
+        const first = firstChunkOf(held, q.totalChunks)!;
+        throw badRequest(`This upload numbers its chunks from ${first} to ${first + q.totalChunks - 1}`);
+      }
+      const usage = await sessions.usage(userId, q.uniqueId, q.chunkNumber);
+      if (!usage.sessionExists && usage.openSessions >= limits.openUploads) {
+        throw tooMany(`You have ${usage.openSessions} unfinished uploads, the most allowed. ${wait}, before starting another.`, {
+          openUploads: usage.openSessions,
+          limit: limits.openUploads,
+        });
+      }
+      if (usage.sessionBytes + size > limits.videoMb * MB) return false;
+      if (usage.heldBytes + size > limits.uploadsHeldMb * MB) {
+        throw tooMany(`Your unfinished uploads would hold more than ${limits.uploadsHeldMb} MB, the most allowed. ${wait}, before sending more.`, {
+          heldBytes: usage.heldBytes,
+          limitMb: limits.uploadsHeldMb,
+        });
+      }
+      await sessions.open(userId, q.uniqueId, q.totalChunks);
+      const dir = this.dir(userId, q.uniqueId);
+      await mkdir(dir, { recursive: true });
+      // rename is atomic: a retried or duplicated chunk replaces the file whole, never half-written.
+      await rename(file, path.join(dir, `${q.chunkNumber}.part`));
+      await sessions.addChunk(userId, q.uniqueId, q.chunkNumber, size);
+      return true;
+    });
   }
 
   /** The chunks `parts` joined in order, or a 400 (saying why) after removing the whole session when they cannot become a video. */
@@ -160,14 +188,14 @@ export class UploadsService {
     q: UploadQuery,
     parts: number[],
     meta: z.infer<typeof lastChunkFields>,
-    image: { path: string; ext: 'png' | 'jpg' } | undefined,
+    thumbnail: EncodedImage | undefined,
   ): Promise<string> {
     const { file, probe: probed } = await this.assembleAndProbe(userId, q, parts);
     const id = newId();
     const sourceKey = `videos/${id}/source.mp4`;
     try {
       await this.ctx.storage.putFile(sourceKey, file);
-      const thumbnailKey = image ? await storeThumbnail(this.ctx.storage, id, image.path, image.ext) : null;
+      const thumbnailKey = thumbnail ? await storeThumbnail(this.ctx.storage, id, thumbnail) : null;
       await this.ctx.db.transaction(async (tx) => {
         await new VideosRepository(tx).insert({
           id,
@@ -182,7 +210,7 @@ export class UploadsService {
           sourceKey,
           thumbnailKey,
         });
-        await new JobsRepository(tx).enqueue(TRANSCODE_QUEUE, { videoId: id });
+        await new JobsRepository(tx).enqueue(TRANSCODE_QUEUE, { videoId: id }, { ownerId: userId });
       });
     } catch (err) {
       await this.ctx.storage.deletePrefix(`videos/${id}`);

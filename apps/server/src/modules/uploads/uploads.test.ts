@@ -15,6 +15,7 @@ import {
   createTestApp,
   createUser,
   engine,
+  expectApiError,
   freshDatabase,
   makeClip,
   memoryLog,
@@ -199,6 +200,18 @@ describe('chunk numbering: from 0 or from 1', () => {
     expect(await status('one')).toEqual([3]);
   });
 
+  it('admits only one numbering when chunk 0 and chunk totalChunks race', async () => {
+    const auth = await bearer(t.ctx, await createUser(t.ctx));
+    const answers = await Promise.all(
+      [0, 3, 0, 3].map((n, i) => postChunk(t.app, auth, { uniqueId: `race-${Math.floor(i / 2)}`, chunkNumber: n, totalChunks: 3 }, clip.subarray(0, 10))),
+    );
+    for (const pair of [answers.slice(0, 2), answers.slice(2)]) expect(pair.map((a) => a.statusCode).sort()).toEqual([200, 400]);
+    for (const uniqueId of ['race-0', 'race-1']) {
+      const held = (await t.app.inject({ method: 'GET', url: `/api/v1/videos/uploads/${uniqueId}`, headers: auth })).json().data.receivedChunks;
+      expect([[0], [3]]).toContainEqual(held);
+    }
+  });
+
   it('assembles chunks numbered from 1, out of order and repeated, finished by isLastChunk=1; status answers in that numbering', async () => {
     const owner = await createUser(t.ctx);
     const auth = await bearer(t.ctx, owner);
@@ -236,17 +249,6 @@ describe('chunk numbering: from 0 or from 1', () => {
     const done = await send(2, 'true');
     expect(done.statusCode).toBe(201);
     expect((await t.app.inject({ method: 'DELETE', url: `/api/v1/videos/${done.json().data.video._id}`, headers: auth })).statusCode).toBe(200);
-  });
-
-  it('refuses a session that came to hold both numberings (concurrent first chunks) instead of guessing', async () => {
-    const user = await createUser(t.ctx);
-    const auth = await bearer(t.ctx, user);
-    const parts = split(clip, Math.ceil(clip.length / 2));
-    await postChunk(t.app, auth, { uniqueId: 'mixed', chunkNumber: 0, totalChunks: 2 }, parts[0]!);
-    // What two racing first chunks, 0 and 2, would leave behind.
-    await t.ctx.db.execute(sql`INSERT INTO upload_chunks (user_id, unique_id, chunk_number, size) VALUES (${user.id}, 'mixed', 2, 10)`);
-    const last = await postChunk(t.app, auth, { uniqueId: 'mixed', chunkNumber: 1, totalChunks: 2 }, parts[1]!, { isLastChunk: 'true', title: 'Mixed' });
-    expect(last.json()).toMatchObject({ statusCode: 400, message: 'Chunks were numbered both from 0 and from 1: start again with a new uniqueId' });
   });
 });
 
@@ -365,6 +367,80 @@ describe('upload -> transcode -> playback', () => {
     expect(failed).toMatchObject({ status: 'failed', failureReason: expect.stringContaining('This video could not be processed') });
     // Another attempt would fail the same way: one try, then failed.
     expect(log.lines.filter((l) => l.msg === 'job failed')).toHaveLength(1);
+  });
+});
+
+describe('per-account bounds on unfinished uploads', () => {
+  let b: TestContext;
+  beforeAll(async () => {
+    b = await createTestApp({ MAX_OPEN_UPLOADS: '2', MAX_UPLOADS_HELD_MB: '1' });
+  });
+  afterAll(() => b.close());
+  const KB300 = Buffer.alloc(300 * 1024, 7);
+  const chunkOf = async (user: { id: string; userName: string }, uniqueId: string, chunkNumber: number, body = KB300) =>
+    postChunk(b.app, await bearer(b.ctx, user), { uniqueId, chunkNumber, totalChunks: 10 }, body);
+  const held = async (userId: string) =>
+    (await queryRows<{ sessions: number; bytes: number }>(
+      b.ctx.db,
+      sql`SELECT (SELECT count(*) FROM upload_sessions WHERE user_id = ${userId})::int AS sessions,
+                 (SELECT coalesce(sum(size), 0) FROM upload_chunks WHERE user_id = ${userId})::float8 AS bytes`,
+    ))[0]!;
+
+  it('refuses a third open upload with 429 and a clear message, storing nothing; its open uploads go on', async () => {
+    const user = await createUser(b.ctx);
+    expect((await chunkOf(user, 'one', 0, Buffer.from('a'))).statusCode).toBe(200);
+    const two = { uniqueId: 'two', chunkNumber: 0, totalChunks: 1 };
+    expect((await postChunk(b.app, await bearer(b.ctx, user), two, Buffer.from('b'))).statusCode).toBe(200);
+    const refused = await chunkOf(user, 'three', 0, Buffer.from('c'));
+    expectApiError(
+      refused,
+      429,
+      'You have 2 unfinished uploads, the most allowed. Finish one, or wait until it expires 24 hours after its last chunk, before starting another.',
+    );
+    expect(refused.json().data).toEqual({ openUploads: 2, limit: 2 });
+    expect(existsSync(path.join(b.dataDir, 'uploads', user.id, 'three'))).toBe(false);
+    expect(await held(user.id)).toEqual({ sessions: 2, bytes: 2 });
+    // The uploads already open take more chunks, and another account is not affected.
+    expect((await chunkOf(user, 'one', 1, Buffer.from('a'))).statusCode).toBe(200);
+    expect((await chunkOf(await createUser(b.ctx), 'three', 0, Buffer.from('c'))).statusCode).toBe(200);
+    // An upload that ends (here refused as not a video) frees its place.
+    const last = await postChunk(b.app, await bearer(b.ctx, user), two, Buffer.from('b'), {
+      isLastChunk: 'true',
+      title: 'Not a video',
+    });
+    expect(last.statusCode).toBe(400);
+    expect((await chunkOf(user, 'three', 0, Buffer.from('c'))).statusCode).toBe(200);
+  });
+
+  it('refuses chunks beyond the bytes all of an account\'s open uploads may hold, counting a retried chunk once', async () => {
+    const user = await createUser(b.ctx);
+    expect((await chunkOf(user, 'big', 0)).statusCode).toBe(200);
+    expect((await chunkOf(user, 'big', 1)).statusCode).toBe(200);
+    expect((await chunkOf(user, 'other', 0)).statusCode).toBe(200);
+    // A retried chunk replaces itself: 900 KB held either way.
+    expect((await chunkOf(user, 'big', 1)).statusCode).toBe(200);
+    const refused = await chunkOf(user, 'other', 1);
+    expectApiError(
+      refused,
+      429,
+      'Your unfinished uploads would hold more than 1 MB, the most allowed. Finish one, or wait until it expires 24 hours after its last chunk, before sending more.',
+    );
+    expect(refused.json().data).toEqual({ heldBytes: 3 * KB300.length, limitMb: 1 });
+    expect(await held(user.id)).toEqual({ sessions: 2, bytes: 3 * KB300.length });
+    expect(existsSync(path.join(b.dataDir, 'uploads', user.id, 'other', '1.part'))).toBe(false);
+    // The refused upload keeps what it had: it can resume once room is made.
+    const status = await b.app.inject({ method: 'GET', url: '/api/v1/videos/uploads/other', headers: await bearer(b.ctx, user) });
+    expect(status.json().data.receivedChunks).toEqual([0]);
+  });
+
+  it('holds under parallel requests: of five new uploads sent at once, two are opened', async () => {
+    const user = await createUser(b.ctx);
+    const auth = await bearer(b.ctx, user);
+    const answers = await Promise.all(
+      ['p1', 'p2', 'p3', 'p4', 'p5'].map((id) => postChunk(b.app, auth, { uniqueId: id, chunkNumber: 0, totalChunks: 2 }, Buffer.from(id))),
+    );
+    expect(answers.map((r) => r.statusCode).sort()).toEqual([200, 200, 429, 429, 429]);
+    expect((await held(user.id)).sessions).toBe(2);
   });
 });
 

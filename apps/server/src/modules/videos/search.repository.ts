@@ -1,4 +1,4 @@
-import { and, desc, sql, type SQL } from 'drizzle-orm';
+import { and, desc, isNotNull, sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Executor } from '../../db/client.ts';
 import { users } from '../../db/schema.ts';
 import type { CursorValue } from '../../lib/pagination.ts';
@@ -42,7 +42,7 @@ function paging(p: Page, rank: SQL, idCol: SQL): { where: SQL; tail: SQL } {
 export class SearchRepository {
   constructor(private readonly db: Executor) {}
 
-  /** Without a query, the most subscribed channels come first. */
+  /** Without a query, the most subscribed channels come first. Accounts that never verified their email are not listed. */
   async channels(p: Page): Promise<ChannelHit[]> {
     const q = p.query?.toLowerCase();
     const rank = q
@@ -54,7 +54,7 @@ export class SearchRepository {
     return this.db
       .select({ ...channelColumns(p.viewerId), rank: rank.mapWith(Number) })
       .from(users)
-      .where(and(match, paging(p, rank, sql`${users.id}`).where))
+      .where(and(isNotNull(users.emailVerifiedAt), match, paging(p, rank, sql`${users.id}`).where))
       .orderBy(desc(rank), desc(users.id))
       .limit(p.limit + 1)
       .offset(p.cursor ? 0 : p.offset);
