@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import type { Video } from '@glimpse/contract';
+import type { Video, VideoResult } from '@glimpse/contract';
 import {
   createChannelUser,
   expect,
@@ -88,7 +88,7 @@ test('a visitor registers, verifies, logs in, searches, watches, likes, comments
     await quality.selectOption('180p');
     await waitForPlaying(page, 1);
     // Playback start counts the view (spec: once playback starts).
-    await expect.poll(async () => ((await request.get(`/api/v1/videos/${first!._id}`).then((r) => r.json())) as { data: Video }).data.views).toBe(1);
+    await expect.poll(async () => ((await request.get(`/api/v1/videos/${first!._id}`).then((r) => r.json())) as { data: VideoResult }).data.video.views).toBe(1);
   });
 
   await test.step('like it', async () => {

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { expect } from '@playwright/test';
-import type { Video } from '@glimpse/contract';
+import type { Video, VideoResult } from '@glimpse/contract';
 import { API, expectOk, uniqueName, type ApiUser } from './api.ts';
 import { makeClip, type ClipOptions } from './media.ts';
 
@@ -34,8 +34,8 @@ async function sendChunks(owner: ApiUser, file: Buffer, thumbnail: Buffer, opts:
       params: { uniqueId, chunkNumber, totalChunks },
       multipart,
     });
-    const body = await expectOk<Video>(res, isLast ? 201 : 200);
-    if (isLast) created = body.data;
+    const body = await expectOk<VideoResult>(res, isLast ? 201 : 200);
+    if (isLast) created = body.data.video;
   }
   return created!;
 }
@@ -46,7 +46,7 @@ export async function waitUntilReady(owner: ApiUser, videoId: string): Promise<V
   await expect
     .poll(
       async () => {
-        video = await owner.get<Video>(`/videos/${videoId}`);
+        video = (await owner.get<VideoResult>(`/videos/${videoId}`)).video;
         return video.status;
       },
       { message: `video ${videoId} transcoded`, timeout: 90_000, intervals: [250, 500, 1000] },
@@ -57,7 +57,7 @@ export async function waitUntilReady(owner: ApiUser, videoId: string): Promise<V
 }
 
 export async function publish(owner: ApiUser, videoId: string, isPublished = true): Promise<Video> {
-  return owner.send<Video>('patch', `/videos/${videoId}/publish`, { isPublished });
+  return (await owner.send<VideoResult>('patch', `/videos/${videoId}/publish`, { isPublished })).video;
 }
 
 /** Generates a clip, uploads it in chunks, waits for transcoding and publishes it (unless publish: false). */

@@ -207,7 +207,7 @@ describe('the API process SIGKILLed mid-upload', () => {
         const last = i === parts.length - 1;
         const res = await chunkRequest(port, token, q(i), parts[i]!, last ? { isLastChunk: 'true', title: 'Survived a crash' } : {}).send();
         expect(res.status, res.body).toBe(last ? 201 : 200);
-        if (last) videoId = JSON.parse(res.body).data._id;
+        if (last) videoId = JSON.parse(res.body).data.video._id;
       }
       expect(sha(await readFile(path.join(dataDir, 'media', 'videos', videoId, 'source.mp4')))).toBe(sha(clip));
     } finally {

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clipJob, type ClipSpec } from '@glimpse/media';
+import type { VideoResult } from '@glimpse/contract';
 import { openDatabase, queryRows, type Database } from '../src/db/client.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { AccessTokens } from '../src/modules/auth/access-token.ts';
@@ -62,9 +63,9 @@ async function upload(name: string, spec: Omit<ClipSpec, 'out'>): Promise<{ id: 
     headers: { authorization: `Bearer ${token}` },
     body: form,
   });
-  const body = (await res.json()) as { data: { _id: string } };
+  const body = (await res.json()) as { data: VideoResult };
   expect(res.status, JSON.stringify(body)).toBe(201);
-  return { id: body.data._id, token };
+  return { id: body.data.video._id, token };
 }
 
 const x264 = { codec: 'libx264', options: { preset: 'ultrafast' } };
@@ -78,7 +79,7 @@ describe('a timestamp-gap bomb beside everyday uploads', () => {
     ];
     const states = async () =>
       Promise.all(
-        uploads.map(async (u) => (await (await fetch(`http://127.0.0.1:${port}/api/v1/videos/${u.id}`, { headers: { authorization: `Bearer ${u.token}` } })).json()).data),
+        uploads.map(async (u) => (await (await fetch(`http://127.0.0.1:${port}/api/v1/videos/${u.id}`, { headers: { authorization: `Bearer ${u.token}` } })).json()).data.video),
       );
     let videos = await states();
     for (let i = 0; i < 180 && videos.some((v) => v.status === 'processing'); i++) {

@@ -92,6 +92,13 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandlers(app);
+  // Spec §7: every call carries a JSON content type, body-less POSTs and DELETEs included.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (body === '') done(null, undefined);
+    else parseJson(request, body.toString(), done);
+  });
   installInputGuard(app);
   const routeTable: RouteEntry[] = [];
   app.decorate('routeTable', routeTable);

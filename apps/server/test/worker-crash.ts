@@ -33,7 +33,7 @@ export async function workerCrashScenario(dataDir: string, databaseUrl?: string)
     title: 'Long one',
   });
   expect(res.statusCode).toBe(201);
-  const videoId: string = res.json().data._id;
+  const videoId: string = res.json().data.video._id;
   // PGlite keeps its files to one process at a time: hand them to the worker process.
   await server.close();
 
@@ -55,7 +55,7 @@ export async function workerCrashScenario(dataDir: string, databaseUrl?: string)
     );
     expect(job).toMatchObject({ status: 'running', attempts: 1 });
     const auth = await bearer(server.ctx, user);
-    const before = (await server.app.inject({ method: 'GET', url: `/api/v1/videos/${videoId}`, headers: auth })).json().data;
+    const before = (await server.app.inject({ method: 'GET', url: `/api/v1/videos/${videoId}`, headers: auth })).json().data.video;
     expect(before.status).toBe('processing');
 
     // The next worker waits out the heartbeat window, takes the job back and finishes it.
@@ -64,7 +64,7 @@ export async function workerCrashScenario(dataDir: string, databaseUrl?: string)
     expect(await createWorker(server.ctx, log, { staleSeconds: 1 }).drain()).toBe(1);
     expect(log.lines.map((l) => l.msg)).toEqual(expect.arrayContaining(['reclaimed job of a dead worker', 'job done']));
     expect(await new JobsRepository(server.ctx.db).findById(job!.id)).toMatchObject({ status: 'done', attempts: 2 });
-    const after = (await server.app.inject({ method: 'GET', url: `/api/v1/videos/${videoId}`, headers: auth })).json().data;
+    const after = (await server.app.inject({ method: 'GET', url: `/api/v1/videos/${videoId}`, headers: auth })).json().data.video;
     expect(after).toMatchObject({ status: 'ready', progress: 1 });
     expect(after.duration).toBeCloseTo(20, 0);
     expect(existsSync(path.join(dataDir, 'media', 'videos', videoId, 'hls', '360p', 'seg_00004.m4s'))).toBe(true);

@@ -42,10 +42,10 @@ export interface ApiEnvelope<T> {
   success: true;
 }
 
-/** A page of a list, with the cursor for the next page (null at the end). */
+/** A page of spec §7's "data list": the items at `data`, the cursor for the next page (null at the end) beside them. */
 export function paged<T extends z.ZodType>(item: T) {
   return z.object({
-    docs: z.array(item),
+    data: z.array(item),
     page: z.number().int(),
     limit: z.number().int(),
     hasNextPage: z.boolean(),

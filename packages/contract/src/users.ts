@@ -16,11 +16,16 @@ export const updateMeBody = z.object({
 });
 export type UpdateMeBody = z.infer<typeof updateMeBody>;
 
-/** A channel as others see it: never the owner's email. */
+/**
+ * A channel object (spec §3), wherever one appears: channel page, subscribed lists, the
+ * subscriptions feed, channel search. The subscriber count goes by the spec's three names;
+ * `isSubscribed` is the viewer's; `email` is there only on the viewer's own channel.
+ */
 export const channel = z.object({
   _id: z.string(),
   userName: z.string(),
   fullName: z.string(),
+  email: z.string().optional(),
   avatar: imageRef,
   coverImage: imageRef,
   subscriberCount: z.number().int(),

@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { id, imageRef, pageQuery } from './common.ts';
+import { id, imageRef, paged, pageQuery } from './common.ts';
+import { playlistSummary } from './playlists.ts';
 import { oneLine } from './text.ts';
-import { owner } from './users.ts';
+import { channel, owner } from './users.ts';
 
 export const TITLE_MAX = 100;
 export const DESCRIPTION_MAX = 5000;
@@ -40,7 +41,11 @@ export const videoDescription = z
 
 export const videoIdParam = z.object({ id });
 
-const flag = z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')]);
+/** A yes/no field as JSON or form fields send it: true/false or 1/0, as such or as text. */
+const flag = (name: string) =>
+  z.union([z.boolean(), z.literal([1, 0]).transform((v) => v === 1), z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1')], {
+    message: `${name} must be true, false, 1 or 0`,
+  });
 
 export const videoListQuery = pageQuery.extend({
   query: oneLine().max(200).optional(),
@@ -57,12 +62,21 @@ export const videoListQuery = pageQuery.extend({
 });
 export type VideoListQuery = z.infer<typeof videoListQuery>;
 
+/**
+ * Chunks are numbered from 0 or from 1, as the client likes: a session is complete when it holds
+ * exactly 0..totalChunks-1 or 1..totalChunks (ADR 005).
+ */
 export const uploadQuery = z.object({
   uniqueId: z.string({ message: 'uniqueId is required' }).regex(UNIQUE_ID, 'uniqueId must be 1-64 letters, digits, _ or -'),
   chunkNumber: z.coerce.number({ message: 'chunkNumber must be a number' }).int('chunkNumber must be a whole number').min(0, 'chunkNumber must not be negative'),
   totalChunks: z.coerce.number({ message: 'totalChunks must be a number' }).int('totalChunks must be a whole number').min(1, 'totalChunks must be at least 1').max(100_000, 'totalChunks is too large'),
 });
 export type UploadQuery = z.infer<typeof uploadQuery>;
+
+/** The chunk's form fields besides the file; the last chunk's title, description and image are checked on their own. */
+export const uploadChunkFields = z.object({
+  isLastChunk: flag('isLastChunk').default(false),
+});
 
 export const uploadStatusParam = z.object({
   uniqueId: z.string().regex(UNIQUE_ID, 'uniqueId must be 1-64 letters, digits, _ or -'),
@@ -78,7 +92,7 @@ export type UploadStatus = z.infer<typeof uploadStatus>;
 
 /** Without isPublished the state flips (the dashboard's toggle). */
 export const publishBody = z
-  .object({ isPublished: flag.optional() })
+  .object({ isPublished: flag('isPublished').optional() })
   .nullish()
   .transform((b) => b ?? {});
 export const viewBody = z
@@ -116,6 +130,14 @@ export const video = z.object({
 });
 export type Video = z.infer<typeof video>;
 
+/** Every answer about one video (GET, PATCH, publish, the upload's last chunk): `data.video` (spec §7). */
+export const videoResult = z.object({ video });
+export type VideoResult = z.infer<typeof videoResult>;
+
+/** GET /videos: videos, or with `type` playlists or channels, at `data.data` (spec §7's "data list"). */
+export const videoSearchPage = paged(z.union([video, playlistSummary, channel]));
+export type VideoSearchPage = z.infer<typeof videoSearchPage>;
+
 export const historyEntry = video.extend({ watchedAt: z.string(), position: z.number() });
 export type HistoryEntry = z.infer<typeof historyEntry>;
 
@@ -127,3 +149,7 @@ export const channelStats = z.object({
   totalVideos: z.number().int(),
 });
 export type ChannelStats = z.infer<typeof channelStats>;
+
+/** GET dashboard/channel-stats answers `data.stats` (spec §7). */
+export const channelStatsResult = z.object({ stats: channelStats });
+export type ChannelStatsResult = z.infer<typeof channelStatsResult>;

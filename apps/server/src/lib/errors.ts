@@ -13,6 +13,14 @@ export class ApiError extends Error {
 export const badRequest = (message: string, errors: { path: string; message: string }[] = []) =>
   new ApiError(400, message, null, errors);
 export const unauthorized = (message = 'Unauthorized request') => new ApiError(401, message);
+
+/** The 401 of a call that needs a login; a caller whose token expired gets 'jwt expired' instead (plugins/errors.ts). */
+export class LoginRequired extends ApiError {
+  constructor(message: string) {
+    super(401, message);
+  }
+}
+export const loginRequired = (message: string) => new LoginRequired(message);
 export const forbidden = (message = 'You are not allowed to do this') => new ApiError(403, message);
 export const notFound = (message = 'Not found') => new ApiError(404, message);
 export const conflict = (message: string, data: Record<string, unknown> | null = null) =>

@@ -2,7 +2,8 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import helmet, { type HelmetOptions } from 'helmet';
 import { isDatabaseUnavailable } from '../db/errors.ts';
-import { ApiError } from '../lib/errors.ts';
+import { messages } from '@glimpse/contract';
+import { ApiError, LoginRequired } from '../lib/errors.ts';
 
 interface Body {
   statusCode: number;
@@ -25,7 +26,9 @@ const body = (statusCode: number, message: string, extra: Partial<Body> = {}): B
 export function installErrorHandlers(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
     if (error instanceof ApiError) {
-      return reply.code(error.statusCode).send(body(error.statusCode, error.message, { data: error.data, errors: error.errors }));
+      // The spec client's refresh trigger: a login-only call made with an expired token.
+      const message = error instanceof LoginRequired && request.rejectedToken === 'expired' ? messages.jwtExpired : error.message;
+      return reply.code(error.statusCode).send(body(error.statusCode, message, { data: error.data, errors: error.errors }));
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const errors = error.validation.map((v) => ({
@@ -39,10 +42,7 @@ export function installErrorHandlers(app: FastifyInstance): void {
     if (status >= 400 && status < 500) {
       // Fastify's own refusals (content type, body size, malformed JSON) before any handler ran.
       request.log.info({ code: error.code, statusCode: status }, error.message);
-      const message =
-        error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY'
-          ? 'Malformed JSON body'
-          : error.message;
+      const message = error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' ? 'Malformed JSON body' : error.message;
       return reply.code(status).send(body(status, message));
     }
     if (isDatabaseUnavailable(error)) {

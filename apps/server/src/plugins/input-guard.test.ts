@@ -91,7 +91,7 @@ describe('control characters', () => {
     expect(tweet.json().data.content).toBe(text);
     const video = await t.app.inject({ method: 'PATCH', url: `/api/v1/videos/${videoId}`, headers: auth, payload: { description: text } });
     expect(video.statusCode).toBe(200);
-    expect(video.json().data.description).toBe(text);
+    expect(video.json().data.video.description).toBe(text);
   });
 
   it('one-line fields (names, titles, search text) refuse tabs and line breaks too', async () => {

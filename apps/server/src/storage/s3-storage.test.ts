@@ -101,9 +101,9 @@ describe('S3Storage against an S3-protocol server', () => {
       const auth = await bearer(ctx, owner);
       const res = await postChunk(app, auth, { uniqueId: 's3', chunkNumber: 0, totalChunks: 1 }, clip, { isLastChunk: 'true', title: 'On S3' });
       expect(res.statusCode).toBe(201);
-      const id = res.json().data._id;
+      const id = res.json().data.video._id;
       await createWorker(ctx, memoryLog()).drain();
-      const video = (await app.inject({ method: 'GET', url: `/api/v1/videos/${id}`, headers: auth })).json().data;
+      const video = (await app.inject({ method: 'GET', url: `/api/v1/videos/${id}`, headers: auth })).json().data.video;
       expect(video.status).toBe('ready');
       expect(video.videoFile.url).toBe(`${endpoint}/media/videos/${id}/hls/master.m3u8`);
       const master = await fetch(video.videoFile.url);

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { session } from '@/lib/session.ts';
 import { fakeApi, renderApp } from '@/test/render.tsx';
 
-const anonymous = () => fakeApi((url) => (url.pathname === '/api/v1/users/me' ? { status: 401, message: 'Please login' } : { data: { videos: [], hasNextPage: false, nextCursor: null } }));
+const anonymous = () => fakeApi((url) => (url.pathname === '/api/v1/users/me' ? { status: 401, message: 'Please login' } : { data: { data: [], hasNextPage: false, nextCursor: null } }));
 
 describe('shell', () => {
   it.each(['/no/such/page', '/channel/@ada', '/channel/@ada/nope', '/user/@ada', '/user/@ada/x', '/channel/ada/videos'])(

@@ -31,6 +31,11 @@ const fail = (status: number, message: string, data: unknown = null) => ({
   body: { statusCode: status, data, message, success: false, errors: [] },
 });
 const isRefresh = (c: Call) => c.url.endsWith('/auths/refresh-token');
+/** An unsigned JWT-shaped token that expires `seconds` from now (the client only reads `exp`). */
+const jwt = (seconds: number) => {
+  const payload = btoa(JSON.stringify({ sub: 'u1', exp: Math.floor(Date.now() / 1000) + seconds }));
+  return `e30.${payload.replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_')}.sig`;
+};
 
 beforeEach(() => {
   localStorage.clear();
@@ -162,6 +167,32 @@ describe('api client', () => {
     await expect(api.post('auths/login', {}, { skipRefresh: true })).rejects.toMatchObject({ status: 401 });
     expect(calls).toHaveLength(1);
     expect(session.getUser()).toEqual(user);
+  });
+
+  it('refreshes an expired token before the call, since the server answers public reads anonymously for it', async () => {
+    session.setAccessToken(jwt(-60));
+    session.setUser(user);
+    const calls = fakeServer((c) => (isRefresh(c) ? ok({ accessToken: 'NEW', refreshToken: 'R' }) : ok({ video: 1 })));
+    await Promise.all([api.get('videos/v1'), api.get('users/channel/ada')]);
+    expect(calls.filter(isRefresh)).toHaveLength(1);
+    expect(calls.filter((c) => !isRefresh(c)).map((c) => c.auth)).toEqual(['Bearer NEW', 'Bearer NEW']);
+  });
+
+  it('sends a token that has not expired as it is', async () => {
+    const token = jwt(600);
+    session.setAccessToken(token);
+    const calls = fakeServer(() => ok(null));
+    await api.get('videos');
+    expect(calls.map((c) => c.auth)).toEqual([`Bearer ${token}`]);
+  });
+
+  it('sends the call without a token when refreshing an expired one fails, and clears the session', async () => {
+    session.setAccessToken(jwt(-60));
+    session.setUser(user);
+    const calls = fakeServer((c) => (isRefresh(c) ? fail(401, 'Invalid or expired refresh token') : ok({ data: [] })));
+    await expect(api.get('videos')).resolves.toMatchObject({ data: { data: [] } });
+    expect(calls.at(-1)).toMatchObject({ url: '/api/v1/videos', auth: null });
+    expect(session.getUser()).toBeNull();
   });
 
   it('refreshAccessToken posts an empty body so the server uses the cookie', async () => {

@@ -4,6 +4,8 @@ import { session } from './session.ts';
 /** Same value as API_PREFIX in @glimpse/contract; not imported so the shell bundle stays free of zod. */
 export const API_BASE = '/api/v1';
 const JWT_EXPIRED = 'jwt expired';
+/** Refresh this long before the token's stated expiry, for clocks that differ a little. */
+const EXPIRY_MARGIN_MS = 10_000;
 
 export interface Envelope<T> {
   statusCode: number;
@@ -106,11 +108,34 @@ export function refreshAccessToken(options: { silent?: boolean } = {}): Promise<
   return refreshing;
 }
 
+/** When a JWT says it expires (ms since the epoch), or null. Read, not verified: the server does that. */
+function expiryOf(token: string): number | null {
+  try {
+    const payload = JSON.parse(atob(token.split('.')[1]!.replace(/-/g, '+').replace(/_/g, '/'))) as { exp?: unknown };
+    return typeof payload.exp === 'number' ? payload.exp * 1000 : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The access token for a call, refreshed first when it has expired. The server answers calls
+ * that need no login anonymously for an expired token, so sending it would silently lose the
+ * viewer's state (isSubscribed, likeStatus, their own drafts). A failed refresh leaves the call
+ * anonymous: the session is cleared and a login-only call then gets its 401.
+ */
+export async function accessTokenForCall(): Promise<string | null> {
+  const token = session.getAccessToken();
+  const expiry = token ? expiryOf(token) : null;
+  if (token && expiry !== null && expiry - EXPIRY_MARGIN_MS <= Date.now()) return refreshAccessToken().catch(() => null);
+  return token;
+}
+
 /** The full answer envelope of a call, with the access token and one refresh-and-retry on 'jwt expired'. */
 export async function apiRequest<T>(path: string, opts: RequestOptions = {}): Promise<Envelope<T>> {
   // A refresh in flight (at start-up or after an expiry) will hand out the token this call needs.
   if (refreshing && !opts.skipRefresh) await refreshing.catch(() => undefined);
-  const tokenUsed = session.getAccessToken();
+  const tokenUsed = opts.skipRefresh ? session.getAccessToken() : await accessTokenForCall();
   let res = await send(path, opts, tokenUsed);
   let body = await parse<T>(res);
 

@@ -1,4 +1,4 @@
-import type { Video } from '@/types/api.ts';
+import type { Channel, Video } from '@/types/api.ts';
 
 export const owner = { _id: 'o1', userName: 'ada', fullName: 'Ada Lovelace', avatar: null };
 
@@ -28,6 +28,25 @@ export function makeVideo(i: number, over: Partial<Video> = {}): Video {
     subscribers: 10,
     noOfComments: 0,
     owner,
+    ...over,
+  };
+}
+
+/** A channel object as the server sends it (spec §3: the count under three names). */
+export function makeChannel(over: Partial<Channel> = {}): Channel {
+  const count = over.subscriberCount ?? 0;
+  return {
+    _id: 'c1',
+    userName: 'bob',
+    fullName: 'Bob Cat',
+    avatar: null,
+    coverImage: null,
+    subscriberCount: count,
+    subscribers: count,
+    totalSubscribers: count,
+    videoCount: 0,
+    isSubscribed: false,
+    createdAt: new Date().toISOString(),
     ...over,
   };
 }

@@ -1,15 +1,16 @@
 /** Entity shapes the web app reads: the server's contract (spec §3 plus its additions). */
 export type {
+  Channel,
+  ChannelStats,
+  ChannelStatsResult,
   Comment,
   ImageRef,
   LikeStatus,
   Owner,
   Playlist,
   PlaylistSummary,
+  SubscribedChannel,
+  ToggleSubscriptionResult,
   Video,
+  VideoResult,
 } from '@glimpse/contract';
-import type { Channel } from '@glimpse/contract';
-
-/** A channel as search results and lists show it. */
-export type ChannelSummary = Pick<Channel, '_id' | 'userName' | 'fullName' | 'avatar'> &
-  Partial<Pick<Channel, 'subscriberCount' | 'subscribers' | 'videoCount' | 'isSubscribed'>>;

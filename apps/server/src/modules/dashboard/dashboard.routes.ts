@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { pageQuery } from '@glimpse/contract';
+import { channelStatsResult, envelope, pageQuery } from '@glimpse/contract';
 import type { ModuleOptions } from '../../context.ts';
 import { ok } from '../../lib/reply.ts';
 import { requireViewer } from '../../plugins/viewer.ts';
@@ -13,9 +13,9 @@ export const dashboardRoutes: FastifyPluginAsyncZod<ModuleOptions> = async (app,
   const videos = new VideosService(ctx);
   const schema = { tags: ['dashboard'], security: [{ bearer: [] }] };
 
-  app.get('/dashboard/channel-stats', { schema }, async (request, reply) => {
+  app.get('/dashboard/channel-stats', { schema: { ...schema, response: { 200: envelope(channelStatsResult) } } }, async (request, reply) => {
     const viewer = requireViewer(request, LOGIN);
-    return ok(reply, await dashboard.stats(viewer.id), 'Channel stats fetched successfully');
+    return ok(reply, { stats: await dashboard.stats(viewer.id) }, 'Channel stats fetched successfully');
   });
 
   app.get('/dashboard/channel-videos', { schema: { ...schema, querystring: pageQuery } }, async (request, reply) => {

@@ -1,7 +1,7 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { CHUNK_BYTES } from '@glimpse/contract';
+import { CHUNK_BYTES, type VideoResult } from '@glimpse/contract';
 import { buildApp } from '../../app.ts';
 import type { AppContext } from '../../context.ts';
 import { createWorker } from '../../jobs/create-worker.ts';
@@ -170,7 +170,7 @@ class DemoApi {
   async upload(as: UserRow, file: Buffer, title: string, description: string): Promise<string> {
     const uniqueId = newId();
     const total = Math.max(1, Math.ceil(file.length / CHUNK_BYTES));
-    let created: { _id: string } | undefined;
+    let created: VideoResult | undefined;
     for (let i = 0; i < total; i++) {
       const form = new FormData();
       const last = i === total - 1;
@@ -182,6 +182,6 @@ class DemoApi {
       form.append('video', new Blob([file.subarray(i * CHUNK_BYTES, (i + 1) * CHUNK_BYTES)], { type: 'video/mp4' }), 'video.mp4');
       created = await this.call(as, 'POST', `/videos?uniqueId=${uniqueId}&chunkNumber=${i}&totalChunks=${total}`, form);
     }
-    return created!._id;
+    return created!.video._id;
   }
 }

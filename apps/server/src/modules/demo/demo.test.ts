@@ -19,8 +19,8 @@ describe('seedDemo', () => {
     expect(lines).toEqual(expect.arrayContaining(['Transcoded 1/2', 'Transcoded 2/2']));
     const home = await call(t, 'GET', '/videos');
     expect(home.status).toBe(200);
-    expect(home.body.data.videos).toHaveLength(2);
-    for (const v of home.body.data.videos) {
+    expect(home.body.data.data).toHaveLength(2);
+    for (const v of home.body.data.data) {
       expect(v).toMatchObject({ isPublished: true, status: 'ready' });
       expect(v.likes + v.dislikes).toBe(3);
       expect(v.thumbnail.url).toBeTruthy();
@@ -42,7 +42,7 @@ describe('seedDemo', () => {
     try {
       await createUser(other.ctx);
       await expect(seedDemo(other.ctx)).rejects.toBeInstanceOf(DemoRefusedError);
-      expect((await call(other, 'GET', '/videos')).body.data.videos).toEqual([]);
+      expect((await call(other, 'GET', '/videos')).body.data.data).toEqual([]);
     } finally {
       await other.close();
     }

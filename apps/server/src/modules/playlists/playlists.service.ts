@@ -7,7 +7,7 @@ import {
 } from '@glimpse/contract';
 import type { AppContext } from '../../context.ts';
 import type { Tx } from '../../db/client.ts';
-import { conflict, forbidden, notFound, unauthorized } from '../../lib/errors.ts';
+import { conflict, forbidden, loginRequired, notFound } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { pageOf, pageWindow } from '../../lib/keyset.ts';
 import { UsersRepository } from '../users/users.repository.ts';
@@ -31,7 +31,7 @@ export class PlaylistsService {
       if (!owner) throw notFound('Channel not found');
       ownerId = owner.id;
     }
-    if (!ownerId) throw unauthorized(playlistMessages.viewLoginRequired);
+    if (!ownerId) throw loginRequired(playlistMessages.viewLoginRequired);
     const rows = await this.playlists.listByOwner(ownerId, viewerId, q.videoId ?? null, pageWindow(q));
     return pageOf(
       'playlists',

@@ -2,6 +2,7 @@ import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { subscriptions, users, videos } from '../../db/schema.ts';
 import { afterCursor, type PageWindow } from '../../lib/keyset.ts';
+import { channelColumns } from '../users/channels.repository.ts';
 import { videoCardColumns, videoVisibleTo } from '../videos/video-cards.repository.ts';
 
 export class SubscriptionsRepository {
@@ -38,10 +39,10 @@ export class SubscriptionsRepository {
     return row!.subscriberCount;
   }
 
-  /** Videos of the channels the viewer subscribes to that the viewer may see, newest first. */
+  /** Videos of the channels the viewer subscribes to that the viewer may see, newest first, each with its channel. */
   feed(viewerId: string, w: PageWindow) {
     return this.db
-      .select(videoCardColumns)
+      .select({ ...videoCardColumns, channel: channelColumns(viewerId) })
       .from(subscriptions)
       .innerJoin(videos, eq(videos.ownerId, subscriptions.channelId))
       .innerJoin(users, eq(users.id, videos.ownerId))
@@ -57,17 +58,10 @@ export class SubscriptionsRepository {
       .offset(w.offset);
   }
 
-  /** Channels the given channel subscribes to, most recent subscription first. */
-  subscribedChannels(subscriberId: string, w: PageWindow) {
+  /** Channels the given channel subscribes to, most recent subscription first; isSubscribed is the viewer's. */
+  subscribedChannels(subscriberId: string, viewerId: string | null, w: PageWindow) {
     return this.db
-      .select({
-        subscribedAt: subscriptions.createdAt,
-        id: users.id,
-        userName: users.userName,
-        fullName: users.fullName,
-        avatarKey: users.avatarKey,
-        subscriberCount: users.subscriberCount,
-      })
+      .select({ subscribedAt: subscriptions.createdAt, channel: channelColumns(viewerId) })
       .from(subscriptions)
       .innerJoin(users, eq(users.id, subscriptions.channelId))
       .where(

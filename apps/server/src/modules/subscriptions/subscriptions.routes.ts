@@ -33,7 +33,7 @@ export const subscriptionsRoutes: FastifyPluginAsyncZod<ModuleOptions> = async (
     '/subscriptions/channel/:channelId',
     { schema: { ...schema, params: channelIdParams, querystring: subscribedChannelsQuery } },
     async (request, reply) => {
-      const data = await service.subscribedChannels(request.params.channelId, request.query);
+      const data = await service.subscribedChannels(request.params.channelId, request.viewer?.id ?? null, request.query);
       return ok(reply, data, 'Subscribed channels fetched successfully');
     },
   );

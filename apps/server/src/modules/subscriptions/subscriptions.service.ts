@@ -1,8 +1,14 @@
-import { subscriptionMessages, type PageQuery, type SubscribedChannel, type ToggleSubscriptionResult } from '@glimpse/contract';
+import {
+  subscriptionMessages,
+  type PageQuery,
+  type SubscribedChannel,
+  type SubscriptionFeedItem,
+  type ToggleSubscriptionResult,
+} from '@glimpse/contract';
 import type { AppContext } from '../../context.ts';
 import { badRequest, notFound } from '../../lib/errors.ts';
 import { pageOf, pageWindow } from '../../lib/keyset.ts';
-import { imageRef } from '../users/users.presenter.ts';
+import { toChannel } from '../users/users.presenter.ts';
 import { UsersRepository } from '../users/users.repository.ts';
 import { toVideoCard } from '../videos/videos.presenter.ts';
 import { SubscriptionsRepository } from './subscriptions.repository.ts';
@@ -23,31 +29,25 @@ export class SubscriptionsService {
       const isSubscribed = await repo.insert(subscriberId, channelId);
       if (!isSubscribed) await repo.delete(subscriberId, channelId);
       const subscriberCount = await repo.bumpSubscribers(channelId, isSubscribed ? 1 : -1);
-      return { isSubscribed, subscriberCount };
+      return { isSubscribed, subscriberCount, subscribers: subscriberCount, totalSubscribers: subscriberCount };
     });
   }
 
   async feed(viewerId: string, q: PageQuery) {
     const rows = await this.subscriptions.feed(viewerId, pageWindow(q));
-    return pageOf(
-      'subscriptions',
-      rows.map((r) => toVideoCard(this.ctx.storage, r.video, r.owner)),
-      q,
-      (v) => v._id,
-    );
+    const items: SubscriptionFeedItem[] = rows.map((r) => ({
+      ...toVideoCard(this.ctx.storage, r.video, r.owner),
+      channel: toChannel(this.ctx.storage, r.channel, viewerId),
+    }));
+    return pageOf('subscriptions', items, q, (v) => v._id);
   }
 
-  async subscribedChannels(channelId: string, q: PageQuery) {
+  /** The channels a channel subscribes to (public); `viewerId` fills isSubscribed (and email, on the viewer's own). */
+  async subscribedChannels(channelId: string, viewerId: string | null, q: PageQuery) {
     if (!(await new UsersRepository(this.ctx.db).findById(channelId))) throw notFound(subscriptionMessages.channelNotFound);
-    const rows = await this.subscriptions.subscribedChannels(channelId, pageWindow(q));
+    const rows = await this.subscriptions.subscribedChannels(channelId, viewerId, pageWindow(q));
     const items: SubscribedChannel[] = rows.map((r) => ({
-      channel: {
-        _id: r.id,
-        userName: r.userName,
-        fullName: r.fullName,
-        avatar: imageRef(this.ctx.storage, r.avatarKey),
-        subscriberCount: r.subscriberCount,
-      },
+      channel: toChannel(this.ctx.storage, r.channel, viewerId),
       subscribedAt: r.subscribedAt.toISOString(),
     }));
     return pageOf('subscribedChannels', items, q, (i) => i.channel._id);

@@ -33,7 +33,7 @@ describe('POST /subscriptions/toggle/{channelId}', () => {
     const first = await toggle(bob, channel.id);
     expect(first.status).toBe(200);
     expect(first.body).toMatchObject({ message: 'Subscribed successfully', data: { isSubscribed: true, subscriberCount: 1 } });
-    expect((await toggle(alice, channel.id)).body.data).toEqual({ isSubscribed: true, subscriberCount: 2 });
+    expect((await toggle(alice, channel.id)).body.data).toEqual({ isSubscribed: true, subscriberCount: 2, subscribers: 2, totalSubscribers: 2 });
     const off = await toggle(bob, channel.id);
     expect(off.body).toMatchObject({ message: 'Unsubscribed successfully', data: { isSubscribed: false, subscriberCount: 1 } });
   });
@@ -75,6 +75,20 @@ describe('GET /subscriptions (feed)', () => {
     expect(res.status).toBe(200);
     expect(res.body.data.subscriptions.map((v: { title: string }) => v.title)).toEqual(['new', 'mid']);
     expect(res.body.data.subscriptions[0]).toMatchObject({ owner: { _id: followed.id, fullName: 'Followed' }, isPublished: true });
+    // Spec §3: a subscription list item carries its channel.
+    expect(res.body.data.subscriptions[0].channel).toEqual({
+      _id: followed.id,
+      userName: followed.userName,
+      fullName: 'Followed',
+      avatar: null,
+      coverImage: null,
+      subscriberCount: 1,
+      subscribers: 1,
+      totalSubscribers: 1,
+      videoCount: 3,
+      isSubscribed: true,
+      createdAt: followed.createdAt.toISOString(),
+    });
     const rest = await call(t, 'GET', `/subscriptions?limit=2&cursor=${res.body.data.nextCursor}`, { as: viewer });
     expect(rest.body.data.subscriptions.map((v: { _id: string }) => v._id)).toEqual([old.id]);
     expect(rest.body.data.hasNextPage).toBe(false);
@@ -89,7 +103,7 @@ describe('GET /subscriptions/channel/{channelId}', () => {
     expectError(await call(t, 'GET', `/subscriptions/channel/nope`), 400, 'Invalid id');
   });
 
-  it('lists the channels a channel subscribes to, with their subscriber counts', async () => {
+  it('lists the channels a channel subscribes to as channel objects, isSubscribed and email for the viewer', async () => {
     const fan = await createUser(t.ctx);
     const a = await createUser(t.ctx, { fullName: 'Channel A' });
     const b = await createUser(t.ctx, { fullName: 'Channel B' });
@@ -101,10 +115,28 @@ describe('GET /subscriptions/channel/{channelId}', () => {
     expect(res.status).toBe(200);
     expect(res.body.data.subscribedChannels).toEqual([
       {
-        channel: { _id: b.id, userName: b.userName, fullName: 'Channel B', avatar: null, subscriberCount: 2 },
+        channel: {
+          _id: b.id,
+          userName: b.userName,
+          fullName: 'Channel B',
+          avatar: null,
+          coverImage: null,
+          subscriberCount: 2,
+          subscribers: 2,
+          totalSubscribers: 2,
+          videoCount: 0,
+          isSubscribed: false,
+          createdAt: b.createdAt.toISOString(),
+        },
         subscribedAt: expect.any(String),
       },
     ]);
+    // The viewer's relation comes from the token (never ?userId); the email only on the viewer's own channel.
+    const asAlice = await call(t, 'GET', `/subscriptions/channel/${fan.id}?limit=1`, { as: alice });
+    expect(asAlice.body.data.subscribedChannels[0].channel).toMatchObject({ isSubscribed: true });
+    expect(asAlice.body.data.subscribedChannels[0].channel).not.toHaveProperty('email');
+    const asB = await call(t, 'GET', `/subscriptions/channel/${fan.id}?limit=1`, { as: b });
+    expect(asB.body.data.subscribedChannels[0].channel).toMatchObject({ _id: b.id, email: b.email, isSubscribed: false });
     const rest = await call(t, 'GET', `/subscriptions/channel/${fan.id}?limit=1&cursor=${res.body.data.nextCursor}`);
     expect(rest.body.data.subscribedChannels.map((s: { channel: { _id: string } }) => s.channel._id)).toEqual([a.id]);
     expect(rest.body.data.hasNextPage).toBe(false);

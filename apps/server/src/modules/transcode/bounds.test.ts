@@ -28,7 +28,7 @@ async function uploadClip(name: string, spec: Omit<Parameters<typeof clipJob>[0]
   const auth = await bearer(t.ctx, user);
   const res = await uploadVideo(t.app, auth, await readFile(out), name);
   expect(res.statusCode, res.body).toBe(201);
-  return { id: res.json().data._id as string, auth };
+  return { id: res.json().data.video._id as string, auth };
 }
 
 const x264 = { codec: 'libx264', options: { preset: 'ultrafast' } };

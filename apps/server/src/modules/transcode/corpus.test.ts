@@ -125,12 +125,12 @@ describe('everyday uploads become watchable', () => {
       if (shape.spec.displayRotation) expect((await probe(path.join(dir, shape.name))).rotation).toBe(90);
       const res = await upload(file, shape.name);
       expect(res.statusCode, `${shape.name}: ${res.body}`).toBe(201);
-      ids.set(shape.name, res.json().data._id);
+      ids.set(shape.name, res.json().data.video._id);
     }
     const log = memoryLog();
     expect(await createWorker(t.ctx, log).drain()).toBe(SHAPES.length);
     for (const shape of SHAPES) {
-      const video = (await get(`/api/v1/videos/${ids.get(shape.name)}`)).json().data;
+      const video = (await get(`/api/v1/videos/${ids.get(shape.name)}`)).json().data.video;
       expect(video.status, `${shape.name}: ${video.failureReason}`).toBe('ready');
       const played = await play(video.videoFile.url);
       expect(played.sizes, shape.name).toEqual(shape.sizes);

@@ -72,15 +72,20 @@ export class TweetsService {
     return toTweet(this.ctx.storage, row);
   }
 
+  /**
+   * A channel's tweets. Pages go from the newest tweets back, and each page is answered oldest
+   * first: the spec's client shows the list reversed (spec §7), so it gets the newest on top.
+   */
   async byChannel(channelId: string, viewerId: string | null, q: PageQuery) {
     if (!(await new UsersRepository(this.ctx.db).findById(channelId))) throw notFound('Channel not found');
     const rows = await this.tweets.listByOwner(channelId, viewerId, pageWindow(q));
-    return pageOf(
+    const page = pageOf(
       'tweets',
       rows.map((r) => toTweet(this.ctx.storage, r)),
       q,
       (t) => t._id,
     );
+    return { ...page, tweets: [...page.tweets].reverse() };
   }
 
   private async ownTweet(userId: string, id: string) {

@@ -152,21 +152,29 @@ describe('GET tweets', () => {
     expectError(await call(t, 'GET', `/tweets/nope`), 400, 'Invalid id');
   });
 
-  it('lists a channel’s tweets newest first, paginated, with counts and the viewer’s likeStatus', async () => {
+  it('answers a channel’s tweets oldest first (spec §7: shown reversed), with counts and the viewer’s likeStatus', async () => {
+    const all = await call(t, 'GET', `/tweets/user/${carol.id}`, { as: bob });
+    expect(all.status).toBe(200);
+    expect(all.body.data.tweets.map((x: { content: string }) => x.content)).toEqual(['t0', 't1', 't2']);
+    expect(all.body.data.tweets[2]).toMatchObject({ likes: 1, dislikes: 0, comments: 1, likeStatus: 1, owner: { _id: carol.id } });
+  });
+
+  it('pages from the newest tweets back, each page oldest first, by cursor and by page alike', async () => {
     const res = await call(t, 'GET', `/tweets/user/${carol.id}?limit=2`, { as: bob });
-    expect(res.status).toBe(200);
     const { tweets, hasNextPage, nextCursor } = res.body.data;
-    expect(tweets.map((x: { content: string }) => x.content)).toEqual(['t2', 't1']);
-    expect(tweets[0]).toMatchObject({ likes: 1, dislikes: 0, comments: 1, likeStatus: 1, owner: { _id: carol.id } });
+    expect(tweets.map((x: { content: string }) => x.content)).toEqual(['t1', 't2']);
     expect(hasNextPage).toBe(true);
     const rest = await call(t, 'GET', `/tweets/user/${carol.id}?limit=2&cursor=${nextCursor}`);
     expect(rest.body.data.tweets.map((x: { content: string }) => x.content)).toEqual(['t0']);
+    expect(rest.body.data.hasNextPage).toBe(false);
+    const page2 = await call(t, 'GET', `/tweets/user/${carol.id}?limit=2&page=2`);
+    expect(page2.body.data.tweets.map((x: { content: string }) => x.content)).toEqual(['t0']);
   });
 
   it('ignores the optional userId path part for identity', async () => {
     const anon = await call(t, 'GET', `/tweets/user/${carol.id}/${bob.id}`);
     expect(anon.status).toBe(200);
-    expect(anon.body.data.tweets[0].likeStatus).toBe(0);
+    expect(anon.body.data.tweets.map((x: { likeStatus: number }) => x.likeStatus)).toEqual([0, 0, 0]);
     const one = await call(t, 'GET', `/tweets/${ids[2]}/${bob.id}`);
     expect(one.body.data.tweets).toHaveLength(1);
     expect(one.body.data.tweets[0]).toMatchObject({ _id: ids[2], likeStatus: 0, comments: 1 });

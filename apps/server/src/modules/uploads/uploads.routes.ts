@@ -24,7 +24,7 @@ export const uploadsRoutes: FastifyPluginAsyncZod<ModuleOptions> = async (app, {
       try {
         const result = await service.receive(viewer.id, request.query, form);
         if ('status' in result) return ok(reply, result.status, 'Chunk received');
-        return ok(reply, await service.video(result.videoId, viewer.id), videoMessages.uploaded, 201);
+        return ok(reply, { video: await service.video(result.videoId, viewer.id) }, videoMessages.uploaded, 201);
       } finally {
         await form.cleanup();
       }

@@ -3,7 +3,15 @@ import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { finished, pipeline } from 'node:stream/promises';
 import { z } from 'zod';
-import { CHUNK_BYTES, videoDescription, videoMessages, videoTitle, type UploadQuery, type UploadStatus } from '@glimpse/contract';
+import {
+  CHUNK_BYTES,
+  uploadChunkFields,
+  videoDescription,
+  videoMessages,
+  videoTitle,
+  type UploadQuery,
+  type UploadStatus,
+} from '@glimpse/contract';
 import { checkTopLevelBoxes, isMp4Family, NOT_A_VIDEO, ProbeError, type ProbeResult } from '@glimpse/media';
 import type { AppContext } from '../../context.ts';
 import { ApiError, badRequest, conflict, notFound, tooLarge, tooMany } from '../../lib/errors.ts';
@@ -15,6 +23,7 @@ import { parseFields } from '../videos/form.ts';
 import { prepareThumbnail, storeThumbnail } from '../videos/thumbnail.ts';
 import { VideosRepository } from '../videos/videos.repository.ts';
 import { VideosService } from '../videos/videos.service.ts';
+import { chunkNumbers, firstChunkOf, fitsNumbering, missingChunks } from './chunk-numbering.ts';
 import { UploadsRepository } from './uploads.repository.ts';
 
 export const TRANSCODE_QUEUE = 'transcode';
@@ -55,13 +64,13 @@ export class UploadsService {
   async receive(userId: string, q: UploadQuery, form: MultipartResult): Promise<{ status: UploadStatus } | { videoId: string }> {
     await this.ctx.media.assertUsable();
     const limitBytes = this.ctx.config.limits.videoMb * MB;
-    if (q.chunkNumber >= q.totalChunks) throw badRequest('chunkNumber must be less than totalChunks');
+    if (q.chunkNumber > q.totalChunks) throw badRequest('chunkNumber must be from 0 to totalChunks-1, or from 1 to totalChunks');
     // The spec's client sends full 3 MB chunks: more chunks than the limit allows is over the limit.
     if (q.totalChunks > Math.ceil(limitBytes / CHUNK_BYTES)) throw tooLarge(this.ctx.config.limits.videoMb);
     const chunk = form.files.video;
     if (!chunk) throw badRequest('Video chunk is required');
     if (chunk.size === 0) throw badRequest('Video chunk is empty');
-    const isLast = form.fields.isLastChunk === 'true';
+    const isLast = parseFields(uploadChunkFields, form.fields).isLastChunk;
     // Everything the last chunk carries is checked before anything is stored.
     const meta = isLast ? parseFields(lastChunkFields, form.fields) : undefined;
     const image = isLast ? form.files.image : undefined;
@@ -78,13 +87,15 @@ export class UploadsService {
     const status = await this.status(userId, q.uniqueId);
     if (!isLast) return { status };
 
-    const missing = Array.from({ length: q.totalChunks }, (_, i) => i).filter((i) => !status.receivedChunks.includes(i));
+    // Chunks are admitted one at a time per account, so a session holds one numbering only.
+    const missing = missingChunks(status.receivedChunks, q.totalChunks);
     if (missing.length > 0) {
       throw new ApiError(400, `Missing chunks: ${missing.join(', ')}`, { missingChunks: missing, ...status });
     }
     if (!(await this.sessions.claimFinalize(userId, q.uniqueId))) throw conflict('This upload is already being finished');
     try {
-      const videoId = await this.finish(userId, q, meta!, thumbnail);
+      const parts = chunkNumbers(firstChunkOf(status.receivedChunks, q.totalChunks)!, q.totalChunks);
+      const videoId = await this.finish(userId, q, parts, meta!, thumbnail);
       return { videoId };
     } catch (err) {
       await this.sessions.releaseFinalize(userId, q.uniqueId);
@@ -93,9 +104,10 @@ export class UploadsService {
   }
 
   /**
-   * Stores the chunk within the bounds: the video size for this upload (false when over it), and
-   * per account the open uploads and the bytes they hold together (429). One account's chunks are
-   * admitted one at a time, so parallel requests cannot all pass the same check.
+   * Stores the chunk within the bounds: the numbering the session already shows (400), the video
+   * size for this upload (false when over it), and per account the open uploads and the bytes they
+   * hold together (429). One account's chunks are admitted one at a time, so parallel requests
+   * cannot all pass the same check.
    */
   private async admit(userId: string, q: UploadQuery, file: string, size: number): Promise<boolean> {
     const { limits, uploadSessionTtlHours } = this.ctx.config;
@@ -103,6 +115,11 @@ export class UploadsService {
     return this.ctx.db.transaction(async (tx) => {
       const sessions = new UploadsRepository(tx);
       await sessions.lockOwner(userId);
+      const held = (await sessions.chunks(userId, q.uniqueId)).map((c) => c.chunk_number);
+      if (!fitsNumbering(q.chunkNumber, held, q.totalChunks)) {
+        const first = firstChunkOf(held, q.totalChunks)!;
+        throw badRequest(`This upload numbers its chunks from ${first} to ${first + q.totalChunks - 1}`);
+      }
       const usage = await sessions.usage(userId, q.uniqueId, q.chunkNumber);
       if (!usage.sessionExists && usage.openSessions >= limits.openUploads) {
         throw tooMany(`You have ${usage.openSessions} unfinished uploads, the most allowed. ${wait}, before starting another.`, {
@@ -127,13 +144,13 @@ export class UploadsService {
     });
   }
 
-  /** The assembled file, or a 400 (saying why) after removing the whole session when it cannot become a video. */
-  private async assembleAndProbe(userId: string, q: UploadQuery): Promise<{ file: string; probe: ProbeResult }> {
+  /** The chunks `parts` joined in order, or a 400 (saying why) after removing the whole session when they cannot become a video. */
+  private async assembleAndProbe(userId: string, q: UploadQuery, parts: number[]): Promise<{ file: string; probe: ProbeResult }> {
     const dir = this.dir(userId, q.uniqueId);
     const file = path.join(dir, 'assembled');
     const out = createWriteStream(file);
-    for (let i = 0; i < q.totalChunks; i++) {
-      await pipeline(createReadStream(path.join(dir, `${i}.part`)), out, { end: false });
+    for (const n of parts) {
+      await pipeline(createReadStream(path.join(dir, `${n}.part`)), out, { end: false });
     }
     out.end();
     await finished(out);
@@ -169,10 +186,11 @@ export class UploadsService {
   private async finish(
     userId: string,
     q: UploadQuery,
+    parts: number[],
     meta: z.infer<typeof lastChunkFields>,
     thumbnail: EncodedImage | undefined,
   ): Promise<string> {
-    const { file, probe: probed } = await this.assembleAndProbe(userId, q);
+    const { file, probe: probed } = await this.assembleAndProbe(userId, q, parts);
     const id = newId();
     const sourceKey = `videos/${id}/source.mp4`;
     try {

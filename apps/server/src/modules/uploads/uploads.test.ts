@@ -66,12 +66,16 @@ describe('POST /videos (chunk upload): bad input', () => {
       [{ uniqueId: 'ok', chunkNumber: 0, totalChunks: 'many' }, 'totalChunks must be a number'],
       [{ uniqueId: 'ok', chunkNumber: -1, totalChunks: 1 }, 'chunkNumber must not be negative'],
       [{ uniqueId: 'ok', chunkNumber: 0, totalChunks: 0 }, 'totalChunks must be at least 1'],
-      [{ uniqueId: 'ok', chunkNumber: 1, totalChunks: 1 }, 'chunkNumber must be less than totalChunks'],
+      [{ uniqueId: 'ok', chunkNumber: 2, totalChunks: 1 }, 'chunkNumber must be from 0 to totalChunks-1, or from 1 to totalChunks'],
     ];
     for (const [q, message] of cases) {
       const res = await postChunk(t.app, auth, q as never, clip.subarray(0, 100));
       expect(res.statusCode, JSON.stringify(q)).toBe(400);
       expect(res.json().message).toBe(message);
+    }
+    for (const isLastChunk of ['yes', 'TRUE', '2', '']) {
+      const res = await postChunk(t.app, auth, { uniqueId: 'ok', chunkNumber: 0, totalChunks: 1 }, clip.subarray(0, 100), { isLastChunk, title: 'T' });
+      expect(res.json(), isLastChunk).toMatchObject({ statusCode: 400, message: 'isLastChunk must be true, false, 1 or 0' });
     }
     const noQuery = await t.app.inject({ method: 'POST', url: '/api/v1/videos', headers: auth });
     expect(noQuery.statusCode).toBe(400);
@@ -181,6 +185,73 @@ describe('GET /videos/uploads/{uniqueId}', () => {
   });
 });
 
+describe('chunk numbering: from 0 or from 1', () => {
+  it('refuses a chunk outside the numbering the session already shows, storing nothing', async () => {
+    const auth = await bearer(t.ctx, await createUser(t.ctx));
+    const status = async (uniqueId: string) =>
+      (await t.app.inject({ method: 'GET', url: `/api/v1/videos/uploads/${uniqueId}`, headers: auth })).json().data.receivedChunks;
+    expect((await postChunk(t.app, auth, { uniqueId: 'zero', chunkNumber: 0, totalChunks: 3 }, clip.subarray(0, 10))).statusCode).toBe(200);
+    const three = await postChunk(t.app, auth, { uniqueId: 'zero', chunkNumber: 3, totalChunks: 3 }, clip.subarray(0, 10));
+    expect(three.json()).toMatchObject({ statusCode: 400, message: 'This upload numbers its chunks from 0 to 2' });
+    expect(await status('zero')).toEqual([0]);
+    expect((await postChunk(t.app, auth, { uniqueId: 'one', chunkNumber: 3, totalChunks: 3 }, clip.subarray(0, 10))).statusCode).toBe(200);
+    const zero = await postChunk(t.app, auth, { uniqueId: 'one', chunkNumber: 0, totalChunks: 3 }, clip.subarray(0, 10));
+    expect(zero.json()).toMatchObject({ statusCode: 400, message: 'This upload numbers its chunks from 1 to 3' });
+    expect(await status('one')).toEqual([3]);
+  });
+
+  it('admits only one numbering when chunk 0 and chunk totalChunks race', async () => {
+    const auth = await bearer(t.ctx, await createUser(t.ctx));
+    const answers = await Promise.all(
+      [0, 3, 0, 3].map((n, i) => postChunk(t.app, auth, { uniqueId: `race-${Math.floor(i / 2)}`, chunkNumber: n, totalChunks: 3 }, clip.subarray(0, 10))),
+    );
+    for (const pair of [answers.slice(0, 2), answers.slice(2)]) expect(pair.map((a) => a.statusCode).sort()).toEqual([200, 400]);
+    for (const uniqueId of ['race-0', 'race-1']) {
+      const held = (await t.app.inject({ method: 'GET', url: `/api/v1/videos/uploads/${uniqueId}`, headers: auth })).json().data.receivedChunks;
+      expect([[0], [3]]).toContainEqual(held);
+    }
+  });
+
+  it('assembles chunks numbered from 1, out of order and repeated, finished by isLastChunk=1; status answers in that numbering', async () => {
+    const owner = await createUser(t.ctx);
+    const auth = await bearer(t.ctx, owner);
+    const parts = split(clip, Math.ceil(clip.length / 4));
+    const total = parts.length;
+    const send = (n: number, fields: Record<string, string> = {}) =>
+      postChunk(t.app, auth, { uniqueId: 'from-one', chunkNumber: n, totalChunks: total }, parts[n - 1]!, fields);
+    expect(total).toBe(4);
+    for (const n of [3, 1, 3]) expect((await send(n, { isLastChunk: '0' })).json()).toMatchObject({ statusCode: 200, message: 'Chunk received' });
+    const early = await send(4, { isLastChunk: '1', title: 'Too early' });
+    expect(early.json()).toMatchObject({ statusCode: 400, message: 'Missing chunks: 2', data: { missingChunks: [2] } });
+    // Resume: ask what the server holds, send the rest, then the last chunk again.
+    const status = await t.app.inject({ method: 'GET', url: '/api/v1/videos/uploads/from-one', headers: auth });
+    expect(status.json().data.receivedChunks).toEqual([1, 3, 4]);
+    expect((await send(2)).statusCode).toBe(200);
+    const done = await send(4, { isLastChunk: '1', title: 'Counted from one' });
+    expect(done.statusCode).toBe(201);
+    const video = done.json().data.video;
+    expect(video).toMatchObject({ title: 'Counted from one', status: 'processing' });
+    expect(sha(await readFile((t.ctx.storage as LocalStorage).pathOf(`videos/${video._id}/source.mp4`)))).toBe(sha(clip));
+    expect(existsSync(uploadDir(owner.id, 'from-one'))).toBe(false);
+    // No transcode job left behind for the tests that drain the queue.
+    expect((await t.app.inject({ method: 'DELETE', url: `/api/v1/videos/${video._id}`, headers: auth })).statusCode).toBe(200);
+  });
+
+  it("reports missing chunks in the client's numbering and treats isLastChunk=false / 0 as not last", async () => {
+    const auth = await bearer(t.ctx, await createUser(t.ctx));
+    const parts = split(clip, Math.ceil(clip.length / 3));
+    const send = (n: number, isLastChunk: string) =>
+      postChunk(t.app, auth, { uniqueId: 'gaps', chunkNumber: n, totalChunks: 3 }, parts[n - 1]!, { isLastChunk, title: 'Gaps' });
+    expect((await send(3, 'false')).json()).toMatchObject({ statusCode: 200, data: { receivedChunks: [3] } });
+    expect((await send(3, 'true')).json()).toMatchObject({ statusCode: 400, message: 'Missing chunks: 1, 2', data: { missingChunks: [1, 2] } });
+    await send(1, '0');
+    expect((await send(3, '1')).json()).toMatchObject({ statusCode: 400, message: 'Missing chunks: 2' });
+    const done = await send(2, 'true');
+    expect(done.statusCode).toBe(201);
+    expect((await t.app.inject({ method: 'DELETE', url: `/api/v1/videos/${done.json().data.video._id}`, headers: auth })).statusCode).toBe(200);
+  });
+});
+
 describe('upload -> transcode -> playback', () => {
   it('assembles shuffled and duplicated chunks, transcodes a playable ladder, publishes, deletes every file', async () => {
     const owner = await createUser(t.ctx);
@@ -204,7 +275,7 @@ describe('upload -> transcode -> playback', () => {
     });
     expect(done.statusCode).toBe(201);
     expect(done.json().message).toBe('Video uploaded successfully');
-    const video = done.json().data;
+    const video = done.json().data.video;
     expect(video).toMatchObject({ title: 'Test pattern', isPublished: false, status: 'processing', progress: 0, width: 640, height: 360 });
     expect(video.duration).toBeCloseTo(4, 0);
     const id = video._id;
@@ -214,7 +285,7 @@ describe('upload -> transcode -> playback', () => {
 
     const log = memoryLog();
     expect(await createWorker(t.ctx, log).drain()).toBe(1);
-    const ready = (await t.app.inject({ method: 'GET', url: `/api/v1/videos/${id}`, headers: auth })).json().data;
+    const ready = (await t.app.inject({ method: 'GET', url: `/api/v1/videos/${id}`, headers: auth })).json().data.video;
     expect(ready).toMatchObject({
       status: 'ready',
       progress: 1,
@@ -264,7 +335,7 @@ describe('upload -> transcode -> playback', () => {
     expect((await t.app.inject({ method: 'GET', url: `/media/videos/${id}/source.mp4` })).headers['content-type']).toBe('video/mp4');
 
     await t.app.inject({ method: 'PATCH', url: `/api/v1/videos/${id}/publish`, headers: auth, payload: { isPublished: true } });
-    const home = (await t.app.inject({ method: 'GET', url: '/api/v1/videos?query=pattern' })).json().data.videos;
+    const home = (await t.app.inject({ method: 'GET', url: '/api/v1/videos?query=pattern' })).json().data.data;
     expect(home.map((v: { _id: string }) => v._id)).toEqual([id]);
 
     expect((await t.app.inject({ method: 'DELETE', url: `/api/v1/videos/${id}`, headers: auth })).statusCode).toBe(200);
@@ -279,20 +350,20 @@ describe('upload -> transcode -> playback', () => {
       filename: 'x.png',
     });
     expect(res.statusCode).toBe(201);
-    const id = res.json().data._id;
-    expect(res.json().data.thumbnail.url).toMatch(new RegExp(`/media/videos/${id}/thumb-[\\w-]+\\.png$`));
+    const id = res.json().data.video._id;
+    expect(res.json().data.video.thumbnail.url).toMatch(new RegExp(`/media/videos/${id}/thumb-[\\w-]+\\.png$`));
     await createWorker(t.ctx, memoryLog()).drain();
-    const ready = (await t.app.inject({ method: 'GET', url: `/api/v1/videos/${id}`, headers: auth })).json().data;
+    const ready = (await t.app.inject({ method: 'GET', url: `/api/v1/videos/${id}`, headers: auth })).json().data.video;
     expect(ready.status).toBe('ready');
-    expect(ready.thumbnail.url).toBe(res.json().data.thumbnail.url);
+    expect(ready.thumbnail.url).toBe(res.json().data.video.thumbnail.url);
     expect(await t.ctx.storage.exists(`videos/${id}/poster.jpg`)).toBe(false);
 
     const broken = await postChunk(t.app, auth, { uniqueId: 'broken', chunkNumber: 0, totalChunks: 1 }, clip, { isLastChunk: 'true', title: 'Broken' });
-    const brokenId = broken.json().data._id;
+    const brokenId = broken.json().data.video._id;
     await t.ctx.storage.putBuffer(`videos/${brokenId}/source.mp4`, Buffer.from('corrupted after upload'));
     const log = memoryLog();
     await createWorker(t.ctx, log, { backoffMs: 0 }).drain();
-    const failed = (await t.app.inject({ method: 'GET', url: `/api/v1/videos/${brokenId}`, headers: auth })).json().data;
+    const failed = (await t.app.inject({ method: 'GET', url: `/api/v1/videos/${brokenId}`, headers: auth })).json().data.video;
     expect(failed).toMatchObject({ status: 'failed', failureReason: expect.stringContaining('This video could not be processed') });
     // Another attempt would fail the same way: one try, then failed.
     expect(log.lines.filter((l) => l.msg === 'job failed')).toHaveLength(1);
@@ -411,7 +482,7 @@ describe('upload sessions over time', () => {
         const res = await send(i, last ? { isLastChunk: 'true', title: 'Resumed' } : {});
         expect(res.statusCode).toBe(last ? 201 : 200);
         if (last) {
-          const source = (server.ctx.storage as LocalStorage).pathOf(`videos/${res.json().data._id}/source.mp4`);
+          const source = (server.ctx.storage as LocalStorage).pathOf(`videos/${res.json().data.video._id}/source.mp4`);
           expect(sha(await readFile(source))).toBe(sha(clip));
         }
       }

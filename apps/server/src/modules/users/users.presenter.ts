@@ -1,6 +1,7 @@
 import type { AuthUser, Channel, Owner } from '@glimpse/contract';
 import type { Storage } from '../../storage/storage.ts';
-import type { ChannelRow, UserRow } from './users.repository.ts';
+import type { ChannelRow } from './channels.repository.ts';
+import type { UserRow } from './users.repository.ts';
 
 export const imageRef = (storage: Storage, key: string | null) => (key ? { url: storage.url(key) } : null);
 
@@ -23,12 +24,13 @@ export function toOwner(storage: Storage, u: Pick<UserRow, 'id' | 'userName' | '
   return { _id: u.id, userName: u.userName, fullName: u.fullName, avatar: imageRef(storage, u.avatarKey) };
 }
 
-/** A channel as anyone sees it; the subscriber count goes by the three names the spec uses. */
-export function toChannel(storage: Storage, c: ChannelRow): Channel {
+/** A channel object (spec §3): the count under the spec's three names, the email only for its owner. */
+export function toChannel(storage: Storage, c: ChannelRow, viewerId: string | null): Channel {
   return {
     _id: c.id,
     userName: c.userName,
     fullName: c.fullName,
+    ...(c.id === viewerId ? { email: c.email } : {}),
     avatar: imageRef(storage, c.avatarKey),
     coverImage: imageRef(storage, c.coverKey),
     subscriberCount: c.subscriberCount,

@@ -1,22 +1,10 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { subscriptions, users, videos } from '../../db/schema.ts';
+import { users } from '../../db/schema.ts';
 
 export type UserRow = typeof users.$inferSelect;
 export type NewUserRow = typeof users.$inferInsert;
 export type ImageColumn = 'avatarKey' | 'coverKey';
-
-export interface ChannelRow {
-  id: string;
-  userName: string;
-  fullName: string;
-  avatarKey: string | null;
-  coverKey: string | null;
-  subscriberCount: number;
-  videoCount: number;
-  isSubscribed: boolean;
-  createdAt: Date;
-}
 
 export class UsersRepository {
   constructor(private readonly db: Executor) {}
@@ -88,36 +76,6 @@ export class UsersRepository {
       .where(eq(users.id, id))
       .returning();
     return user && { user, oldKey: current.key };
-  }
-
-  /** A channel by user name with its public counts, and whether viewerId subscribes to it. */
-  async findChannel(userName: string, viewerId: string | null): Promise<ChannelRow | undefined> {
-    const videoCount = this.db
-      .select({ n: sql<number>`count(*)::int` })
-      .from(videos)
-      .where(and(eq(videos.ownerId, users.id), eq(videos.isPublished, true), eq(videos.status, 'ready')));
-    const isSubscribed = viewerId
-      ? sql<boolean>`exists (${this.db
-          .select({ one: sql`1` })
-          .from(subscriptions)
-          .where(and(eq(subscriptions.channelId, users.id), eq(subscriptions.subscriberId, viewerId)))})`
-      : sql<boolean>`false`;
-    const [row] = await this.db
-      .select({
-        id: users.id,
-        userName: users.userName,
-        fullName: users.fullName,
-        avatarKey: users.avatarKey,
-        coverKey: users.coverKey,
-        subscriberCount: users.subscriberCount,
-        videoCount: sql<number>`(${videoCount})`.mapWith(Number),
-        isSubscribed: isSubscribed.mapWith(Boolean),
-        createdAt: users.createdAt,
-      })
-      .from(users)
-      .where(eq(users.userName, userName))
-      .limit(1);
-    return row;
   }
 }
 

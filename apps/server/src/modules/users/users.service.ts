@@ -6,6 +6,7 @@ import { RateLimitsRepository } from '../../lib/rate-limits.repository.ts';
 import { replaceFile, saveImage } from '../../storage/images.ts';
 import { hashPassword, verifyPassword } from '../auth/passwords.ts';
 import { SessionsService } from '../auth/sessions.service.ts';
+import { ChannelsRepository } from './channels.repository.ts';
 import { freeUserName } from './user-names.ts';
 import { toAuthUser, toChannel } from './users.presenter.ts';
 import { UsersRepository, type ImageColumn, type UserRow } from './users.repository.ts';
@@ -88,9 +89,9 @@ export class UsersService {
 
   /** A public channel by handle, with or without the leading @. */
   async channel(handle: string, viewerId: string | null) {
-    const row = await this.users.findChannel(handle.replace(/^@/, '').toLowerCase(), viewerId);
+    const row = await new ChannelsRepository(this.ctx.db).findByUserName(handle.replace(/^@/, '').toLowerCase(), viewerId);
     if (!row) throw notFound(messages.channelNotFound);
-    return toChannel(this.ctx.storage, row);
+    return toChannel(this.ctx.storage, row, viewerId);
   }
 
   private async account(userId: string): Promise<UserRow> {

@@ -1,20 +1,11 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { and, desc, isNotNull, sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Executor } from '../../db/client.ts';
+import { users } from '../../db/schema.ts';
 import type { CursorValue } from '../../lib/pagination.ts';
+import { channelColumns, type ChannelRow } from '../users/channels.repository.ts';
 import { visibleTo } from './videos.repository.ts';
 
-export interface ChannelHit {
-  id: string;
-  user_name: string;
-  full_name: string;
-  avatar_key: string | null;
-  cover_key: string | null;
-  subscriber_count: number;
-  video_count: number;
-  is_subscribed: boolean;
-  created_at: Date | string;
-  rank: number;
-}
+export type ChannelHit = ChannelRow & { rank: number };
 
 export interface PlaylistHit {
   id: string;
@@ -22,8 +13,10 @@ export interface PlaylistHit {
   description: string;
   created_at: Date | string;
   updated_at: Date | string;
+  owner_id: string;
   owner_user_name: string;
   owner_full_name: string;
+  owner_avatar_key: string | null;
   no_of_videos: number;
   first_video_id: string | null;
   first_thumbnail_key: string | null;
@@ -53,22 +46,18 @@ export class SearchRepository {
   async channels(p: Page): Promise<ChannelHit[]> {
     const q = p.query?.toLowerCase();
     const rank = q
-      ? sql`GREATEST(word_similarity(${q}, lower(u.full_name)), word_similarity(${q}, u.user_name))::float8`
-      : sql`u.subscriber_count::float8`;
+      ? sql<number>`GREATEST(word_similarity(${q}, lower(${users.fullName})), word_similarity(${q}, ${users.userName}))::float8`
+      : sql<number>`${users.subscriberCount}::float8`;
     const match = q
-      ? sql`(${q} <% lower(u.full_name) OR ${q} <% u.user_name OR strpos(lower(u.full_name), ${q}) > 0 OR strpos(u.user_name, ${q}) > 0)`
-      : sql`true`;
-    const page = paging(p, rank, sql`u.id`);
-    return queryRows<ChannelHit>(
-      this.db,
-      sql`SELECT u.id, u.user_name, u.full_name, u.avatar_key, u.cover_key, u.subscriber_count, u.created_at,
-            (SELECT count(*) FROM videos v WHERE v.owner_id = u.id AND v.is_published AND v.status = 'ready')::int AS video_count,
-            EXISTS (SELECT 1 FROM subscriptions s WHERE s.channel_id = u.id AND s.subscriber_id = ${p.viewerId}::uuid) AS is_subscribed,
-            ${rank} AS rank
-          FROM users u
-          WHERE u.email_verified_at IS NOT NULL AND ${match} AND ${page.where}
-          ORDER BY ${rank} DESC, u.id DESC ${page.tail}`,
-    );
+      ? sql`(${q} <% lower(${users.fullName}) OR ${q} <% ${users.userName} OR strpos(lower(${users.fullName}), ${q}) > 0 OR strpos(${users.userName}, ${q}) > 0)`
+      : undefined;
+    return this.db
+      .select({ ...channelColumns(p.viewerId), rank: rank.mapWith(Number) })
+      .from(users)
+      .where(and(isNotNull(users.emailVerifiedAt), match, paging(p, rank, sql`${users.id}`).where))
+      .orderBy(desc(rank), desc(users.id))
+      .limit(p.limit + 1)
+      .offset(p.cursor ? 0 : p.offset);
   }
 
   /** Playlists by name; counts and first video cover only what the viewer may see. */
@@ -81,7 +70,7 @@ export class SearchRepository {
     return queryRows<PlaylistHit>(
       this.db,
       sql`SELECT pl.id, pl.name, pl.description, pl.created_at, pl.updated_at,
-            u.user_name AS owner_user_name, u.full_name AS owner_full_name,
+            u.id AS owner_id, u.user_name AS owner_user_name, u.full_name AS owner_full_name, u.avatar_key AS owner_avatar_key,
             (SELECT count(*) FROM playlist_videos pv JOIN videos v ON v.id = pv.video_id
               WHERE pv.playlist_id = pl.id AND ${visible})::int AS no_of_videos,
             fv.id AS first_video_id, fv.thumbnail_key AS first_thumbnail_key,

@@ -34,7 +34,7 @@ export const videosRoutes: FastifyPluginAsyncZod<ModuleOptions> = async (app, { 
   app.get(
     '/videos/:id',
     { schema: { tags, params: videoIdParam, querystring: z.object({ userId: z.string().optional() }) } },
-    async (request, reply) => ok(reply, await service.get(request.params.id, viewerId(request)), 'Video fetched successfully'),
+    async (request, reply) => ok(reply, { video: await service.get(request.params.id, viewerId(request)) }, 'Video fetched successfully'),
   );
 
   app.get(
@@ -53,7 +53,7 @@ export const videosRoutes: FastifyPluginAsyncZod<ModuleOptions> = async (app, { 
     const viewer = requireViewer(request, LOGIN_TO_EDIT);
     if (!request.isMultipart()) {
       const body = parseFields(editFields, request.body ?? {});
-      return ok(reply, await service.update(request.params.id, viewer.id, body), 'Video updated successfully');
+      return ok(reply, { video: await service.update(request.params.id, viewer.id, body) }, 'Video updated successfully');
     }
     // Ownership first: a stranger's upload is not even read to disk.
     await service.owned(request.params.id, viewer.id);
@@ -61,7 +61,7 @@ export const videosRoutes: FastifyPluginAsyncZod<ModuleOptions> = async (app, { 
     try {
       const fields = parseFields(editFields, form.fields);
       const video = await service.update(request.params.id, viewer.id, { ...fields, imagePath: form.files.image?.path });
-      return ok(reply, video, 'Video updated successfully');
+      return ok(reply, { video }, 'Video updated successfully');
     } finally {
       await form.cleanup();
     }
@@ -73,7 +73,7 @@ export const videosRoutes: FastifyPluginAsyncZod<ModuleOptions> = async (app, { 
     async (request, reply) => {
       const viewer = requireViewer(request, LOGIN_TO_EDIT);
       const video = await service.publish(request.params.id, viewer.id, request.body.isPublished);
-      return ok(reply, video, video.isPublished ? 'Video published successfully' : 'Video unpublished successfully');
+      return ok(reply, { video }, video.isPublished ? 'Video published successfully' : 'Video unpublished successfully');
     },
   );
 

@@ -1,13 +1,12 @@
-import type { VideoListQuery } from '@glimpse/contract';
-import { videoMessages } from '@glimpse/contract';
+import { videoMessages, type PlaylistSummary, type VideoListQuery, type VideoSearchPage } from '@glimpse/contract';
 import type { AppContext } from '../../context.ts';
 import { forbidden, notFound } from '../../lib/errors.ts';
 import { decodeCursor, toPage, type CursorValue, type PageInfo } from '../../lib/pagination.ts';
 import { JobsRepository } from '../../jobs/jobs.repository.ts';
 import { HistoryRepository } from '../history/history.repository.ts';
-import { imageRef } from '../users/users.presenter.ts';
+import { imageRef, toChannel, toOwner } from '../users/users.presenter.ts';
 import { UsersRepository } from '../users/users.repository.ts';
-import { SearchRepository, type ChannelHit, type PlaylistHit } from './search.repository.ts';
+import { SearchRepository, type PlaylistHit } from './search.repository.ts';
 import { replaceFile } from '../../storage/images.ts';
 import { prepareThumbnail, storeThumbnail } from './thumbnail.ts';
 import { toVideo } from './videos.presenter.ts';
@@ -48,16 +47,19 @@ export class VideosService {
     this.search = new SearchRepository(ctx.db);
   }
 
-  /** GET /videos: home (by views), search (relevance), or channel / playlist search by `type`. */
-  async list(q: VideoListQuery, viewerId: string | null) {
+  /**
+   * GET /videos: home (by views), search (relevance), or channel / playlist search by `type`;
+   * the items are at `data` whatever the type (spec §7's "data list").
+   */
+  async list(q: VideoListQuery, viewerId: string | null): Promise<VideoSearchPage> {
     const window = pageWindow(q);
     if (q.type === 'channel') {
       const rows = await this.search.channels({ ...window, query: q.query || undefined, viewerId });
-      return mappedPage('channels', rows, q, (r) => [r.rank, r.id], (r) => this.channel(r));
+      return mappedPage('data', rows, q, (r) => [r.rank, r.id], (r) => toChannel(this.ctx.storage, r, viewerId));
     }
     if (q.type === 'playlist') {
       const rows = await this.search.playlists({ ...window, query: q.query || undefined, viewerId });
-      return mappedPage('playlists', rows, q, (r) => [r.rank, r.id], (r) => this.playlist(r));
+      return mappedPage('data', rows, q, (r) => [r.rank, r.id], (r) => this.playlist(r));
     }
     const query = q.query || undefined;
     const sort: VideoSort = q.sortBy ?? (query ? 'relevance' : 'views');
@@ -69,7 +71,7 @@ export class VideosService {
       duration: q.duration,
       uploadDate: q.uploadDate,
     });
-    return mappedPage('videos', rows, q, cursorOf, (r) => toVideo(this.ctx.storage, r));
+    return mappedPage('data', rows, q, cursorOf, (r) => toVideo(this.ctx.storage, r));
   }
 
   /** A channel's videos: all of them for its owner, published and ready ones for everyone else. */
@@ -154,24 +156,8 @@ export class VideosService {
     await this.ctx.storage.deletePrefix(`videos/${id}`);
   }
 
-  private channel(r: ChannelHit) {
-    const subscribers = Number(r.subscriber_count);
-    return {
-      _id: r.id,
-      userName: r.user_name,
-      fullName: r.full_name,
-      avatar: imageRef(this.ctx.storage, r.avatar_key),
-      coverImage: imageRef(this.ctx.storage, r.cover_key),
-      subscriberCount: subscribers,
-      subscribers,
-      totalSubscribers: subscribers,
-      videoCount: r.video_count,
-      isSubscribed: r.is_subscribed,
-      createdAt: iso(r.created_at),
-    };
-  }
-
-  private playlist(r: PlaylistHit) {
+  /** A playlist search hit in the shape of every other playlist summary (no video asked about: videoStatus false). */
+  private playlist(r: PlaylistHit): PlaylistSummary {
     return {
       _id: r.id,
       name: r.name,
@@ -179,7 +165,8 @@ export class VideosService {
       noOfVideos: r.no_of_videos,
       videoId: r.first_video_id,
       thumbnail: imageRef(this.ctx.storage, r.first_thumbnail_key),
-      owner: { userName: r.owner_user_name, fullName: r.owner_full_name },
+      owner: toOwner(this.ctx.storage, { id: r.owner_id, userName: r.owner_user_name, fullName: r.owner_full_name, avatarKey: r.owner_avatar_key }),
+      videoStatus: false,
       createdAt: iso(r.created_at),
       updatedAt: iso(r.updated_at),
     };

@@ -22,8 +22,8 @@ afterAll(() => t.close());
 const get = async (url: string, headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url: `/api/v1${url}`, headers });
 const send = async (method: 'POST' | 'PATCH' | 'DELETE', url: string, headers: Record<string, string> = {}, payload?: object) =>
   t.app.inject({ method, url: `/api/v1${url}`, headers, ...(payload ? { payload } : {}) });
-const ids = (res: { json(): { data: Record<'videos' | 'channels' | 'playlists', { _id: string }[] | undefined> } }) =>
-  (res.json().data.videos ?? res.json().data.channels ?? res.json().data.playlists)!.map((v) => v._id);
+/** Ids of a GET /videos answer: spec §7's "data list", at data.data for every search type. */
+const ids = (res: { json(): { data: { data: { _id: string }[] } } }) => res.json().data.data.map((v) => v._id);
 const ago = (days: number) => new Date(Date.now() - days * 86_400_000);
 
 describe('GET /videos/{id}', () => {
@@ -63,7 +63,7 @@ describe('GET /videos/{id}', () => {
     await t.ctx.db.update(users).set({ subscriberCount: 1 }).where(sql`id = ${owner.id}`);
     const res = await get(`/videos/${v.id}`, await bearer(t.ctx, viewer));
     expect(res.statusCode).toBe(200);
-    expect(res.json().data).toMatchObject({
+    expect(res.json().data.video).toMatchObject({
       _id: v.id,
       title: v.title,
       description: 'A test video',
@@ -83,7 +83,7 @@ describe('GET /videos/{id}', () => {
       noOfComments: 1,
       owner: { _id: owner.id, userName: owner.userName, fullName: 'Owner Person', avatar: null },
     });
-    const anon = (await get(`/videos/${v.id}`)).json().data;
+    const anon = (await get(`/videos/${v.id}`)).json().data.video;
     expect([anon.likeStatus, anon.isSubscribed]).toEqual([0, false]);
   });
 });
@@ -199,9 +199,28 @@ describe('GET /videos (home, search, filters, sorts, pages)', () => {
   it('finds channels by user name or full name, with typos', async () => {
     const res = await list('type=channel&query=grace');
     expect(res.statusCode).toBe(200);
-    expect(res.json().data.channels).toEqual([
-      expect.objectContaining({ _id: me.id, userName: 'gracehopper', fullName: 'Grace Hopper', videoCount: 0, isSubscribed: false }),
+    expect(res.json().data.data).toEqual([
+      {
+        _id: me.id,
+        userName: 'gracehopper',
+        fullName: 'Grace Hopper',
+        avatar: null,
+        coverImage: null,
+        subscriberCount: 0,
+        subscribers: 0,
+        totalSubscribers: 0,
+        videoCount: 0,
+        isSubscribed: false,
+        createdAt: expect.any(String),
+      },
     ]);
+    // The owner's own channel, and only it, carries the email; isSubscribed is the viewer's.
+    const own = await list('type=channel&query=gracehopper', await bearer(s.ctx, me));
+    expect(own.json().data.data[0]).toMatchObject({ _id: me.id, email: me.email });
+    const asMe = await list('type=channel&query=alanturing', await bearer(s.ctx, me));
+    expect(asMe.json().data.data[0]).not.toHaveProperty('email');
+    await s.ctx.db.insert(subscriptions).values({ subscriberId: me.id, channelId: asMe.json().data.data[0]._id });
+    expect((await list('type=channel&query=alanturing', await bearer(s.ctx, me))).json().data.data[0]).toMatchObject({ isSubscribed: true });
     expect(ids(await list('type=channel&query=turring'))).toHaveLength(1);
     expect(ids(await list('type=channel&query=alanturing'))).toHaveLength(1);
   });
@@ -218,8 +237,14 @@ describe('GET /videos (home, search, filters, sorts, pages)', () => {
 
   it('finds playlists by name, counting only visible videos', async () => {
     const res = await list('type=playlist&query=favorites');
-    expect(res.json().data.playlists).toEqual([
-      expect.objectContaining({ name: 'Cooking favourites', noOfVideos: 1, videoId: v.pasta, owner: { userName: 'alanturing', fullName: 'Alan Turing' } }),
+    expect(res.json().data.data).toEqual([
+      expect.objectContaining({
+        name: 'Cooking favourites',
+        noOfVideos: 1,
+        videoId: v.pasta,
+        videoStatus: false,
+        owner: { _id: expect.any(String), userName: 'alanturing', fullName: 'Alan Turing', avatar: null },
+      }),
     ]);
   });
 });
@@ -319,7 +344,7 @@ describe('PATCH /videos/{id}, PATCH publish, DELETE', () => {
     const tooBig = await multipartInject(t.app, { method: 'PATCH', url: `/api/v1/videos/${v.id}`, headers: await bearer(t.ctx, owner), form: big });
     expect(tooBig.statusCode).toBe(413);
     expect(tooBig.json().message).toBe('File size should not exceed 1MB');
-    expect((await get(`/videos/${v.id}`)).json().data).toMatchObject({ title: v.title, thumbnail: null, isPublished: true });
+    expect((await get(`/videos/${v.id}`)).json().data.video).toMatchObject({ title: v.title, thumbnail: null, isPublished: true });
   });
 
   it('updates only the fields sent and replaces the thumbnail file', async () => {
@@ -331,7 +356,7 @@ describe('PATCH /videos/{id}, PATCH publish, DELETE', () => {
     form.append('image', new Blob([TINY_PNG]), 'thumb.png');
     const res = await multipartInject(t.app, { method: 'PATCH', url: `/api/v1/videos/${v.id}`, headers: auth, form });
     expect(res.statusCode).toBe(200);
-    const first = res.json().data;
+    const first = res.json().data.video;
     expect(first).toMatchObject({ title: 'New title', description: 'A test video' });
     expect(first.thumbnail.url).toMatch(new RegExp(`^/media/videos/${v.id}/thumb-[\\w-]+\\.png$`));
     const firstKey = first.thumbnail.url.replace('/media/', '');
@@ -341,13 +366,13 @@ describe('PATCH /videos/{id}, PATCH publish, DELETE', () => {
 
     const again = new FormData();
     again.append('image', new Blob([TINY_PNG]), 'thumb2.png');
-    const second = (await multipartInject(t.app, { method: 'PATCH', url: `/api/v1/videos/${v.id}`, headers: auth, form: again })).json().data;
+    const second = (await multipartInject(t.app, { method: 'PATCH', url: `/api/v1/videos/${v.id}`, headers: auth, form: again })).json().data.video;
     expect(second.thumbnail.url).not.toBe(first.thumbnail.url);
     expect(second.title).toBe('New title');
     expect(await t.ctx.storage.exists(firstKey)).toBe(false);
 
     const json = await send('PATCH', `/videos/${v.id}`, auth, { description: 'Changed' });
-    expect(json.json().data).toMatchObject({ title: 'New title', description: 'Changed' });
+    expect(json.json().data.video).toMatchObject({ title: 'New title', description: 'Changed' });
   });
 
   it('publishes, unpublishes and toggles', async () => {
@@ -355,11 +380,13 @@ describe('PATCH /videos/{id}, PATCH publish, DELETE', () => {
     const auth = await bearer(t.ctx, owner);
     const v = await createVideo(t.ctx, owner, { isPublished: false });
     const on = await send('PATCH', `/videos/${v.id}/publish`, auth, { isPublished: true });
-    expect(on.json()).toMatchObject({ data: { isPublished: true }, message: 'Video published successfully' });
+    expect(on.json()).toMatchObject({ data: { video: { isPublished: true } }, message: 'Video published successfully' });
     expect((await get(`/videos/${v.id}`)).statusCode).toBe(200);
-    expect((await send('PATCH', `/videos/${v.id}/publish`, auth, { isPublished: 'false' })).json().data.isPublished).toBe(false);
+    expect((await send('PATCH', `/videos/${v.id}/publish`, auth, { isPublished: 'false' })).json().data.video.isPublished).toBe(false);
+    expect((await send('PATCH', `/videos/${v.id}/publish`, auth, { isPublished: '1' })).json().data.video.isPublished).toBe(true);
+    expect((await send('PATCH', `/videos/${v.id}/publish`, auth, { isPublished: 0 })).json().data.video.isPublished).toBe(false);
     const toggled = await send('PATCH', `/videos/${v.id}/publish`, auth);
-    expect(toggled.json()).toMatchObject({ data: { isPublished: true } });
+    expect(toggled.json()).toMatchObject({ data: { video: { isPublished: true } } });
   });
 
   it('deletes the video, its rows and every stored file', async () => {
@@ -396,9 +423,10 @@ describe('GET /users/video/{userName}', () => {
     const failed = await createVideo(t.ctx, owner, { status: 'failed' });
     const anon = await get(`/users/video/${owner.userName}`);
     expect(anon.statusCode).toBe(200);
-    expect(ids(anon)).toEqual([pub.id]);
+    const videoIds = (res: typeof anon) => res.json().data.videos.map((v: { _id: string }) => v._id);
+    expect(videoIds(anon)).toEqual([pub.id]);
     const own = await get(`/users/video/@${owner.userName}`, await bearer(t.ctx, owner));
-    expect(ids(own).sort()).toEqual([pub.id, draft.id, failed.id].sort());
+    expect(videoIds(own).sort()).toEqual([pub.id, draft.id, failed.id].sort());
   });
 });
 
@@ -419,7 +447,7 @@ describe('dashboard', () => {
     await createVideo(t.ctx, await createUser(t.ctx), { views: 1000 });
     const auth = await bearer(t.ctx, owner);
     const stats = await get('/dashboard/channel-stats', auth);
-    expect(stats.json().data).toEqual({ totalViews: 15, totalSubscribers: 3, totalLikes: 3, totalComments: 4, totalVideos: 2 });
+    expect(stats.json().data).toEqual({ stats: { totalViews: 15, totalSubscribers: 3, totalLikes: 3, totalComments: 4, totalVideos: 2 } });
     const videos = (await get('/dashboard/channel-videos', auth)).json().data.videos;
     expect(videos.map((x: { _id: string }) => x._id)).toEqual([b.id, a.id]);
     expect(videos[0]).toMatchObject({ status: 'processing', progress: 0.5, isPublished: false });

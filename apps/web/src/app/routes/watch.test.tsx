@@ -27,14 +27,14 @@ function fakeServer(): Handler {
     const p = url.pathname.replace('/api/v1/', '');
     const method = init.method ?? 'GET';
     if (p === 'users/me') return { data: { user: { _id: 'me', userName: 'me', fullName: 'Me Myself', email: 'me@x.io', avatar: null, coverImage: null } } };
-    if (p === 'videos/v1') return { data: makeVideo(1, { description: long, noOfComments: 3, subscribers: 10 }) };
+    if (p === 'videos/v1') return { data: { video: makeVideo(1, { description: long, noOfComments: 3, subscribers: 10 }) } };
     if (p === 'videos/v1/similar') return { data: { videos: [makeVideo(2, { title: 'Similar one' })] } };
     if (p === 'comments/video/v1' && method === 'GET') return { data: { comments: [comment('c1', { replies: 1 }), comment('c2', { owner: { _id: 'me', userName: 'me', fullName: 'Me Myself', avatar: null } })], hasNextPage: false, nextCursor: null } };
     if (p === 'comments/video/v1/c1') return { data: { comments: [comment('r1', { content: 'a reply' })], hasNextPage: false, nextCursor: null } };
     if (p === 'comments/c2' && method === 'DELETE') return { data: { _id: 'c2', deletedCount: 2 }, message: 'Comment deleted successfully' };
     if (p === 'comments/video/v1' && method === 'POST') return { status: 201, data: { _id: 'new1', content: JSON.parse(init.body as string).content } };
     if (p === 'likes/video/v1/like') return { data: { likes: 4, dislikes: 1, likeStatus: 1 } };
-    if (p === 'subscriptions/toggle/o1') return { data: { isSubscribed: true, subscriberCount: 11 } };
+    if (p === 'subscriptions/toggle/o1') return { data: { isSubscribed: true, subscriberCount: 11, subscribers: 11, totalSubscribers: 11 } };
     if (p === 'playlists' && method === 'GET') return { data: { playlists, hasNextPage: false, nextCursor: null } };
     if (p === 'playlists/p1/v1' && method === 'POST') return { data: { playlist: {} } };
     if (p === 'playlists' && method === 'POST') {

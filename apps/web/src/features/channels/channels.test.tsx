@@ -1,10 +1,11 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import toast from 'react-hot-toast';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Tweet } from '@/components/media/types.ts';
 import { truncate } from '@/components/ui/expandable-text.tsx';
 import { session } from '@/lib/session.ts';
+import { makeChannel, visibleIntersectionObserver } from '@/test/fixtures.ts';
 import { fakeApi, renderApp, type Handler } from '@/test/render.tsx';
 import { filterSubscribed } from './api/channel-api.ts';
 
@@ -17,7 +18,7 @@ beforeEach(() => {
 const ada = { _id: 'u-ada', userName: 'ada', fullName: 'Ada Lovelace', email: 'ada@x.io', avatar: null, coverImage: null };
 const channel = { ...ada, subscriberCount: 3, subscribers: 3, totalSubscribers: 3, videoCount: 2, isSubscribed: false };
 const page = (key: string, items: unknown[]) => ({ data: { [key]: items, page: 1, limit: 10, hasNextPage: false, nextCursor: null } });
-const tweet = (id: string, content: string): Tweet => ({
+const tweet = (id: string, content: string, createdAt = '2024-01-01T00:00:00.000Z'): Tweet => ({
   _id: id,
   content,
   image: null,
@@ -26,8 +27,8 @@ const tweet = (id: string, content: string): Tweet => ({
   comments: 2,
   likeStatus: 0,
   owner: { _id: ada._id, userName: 'ada', fullName: 'Ada Lovelace', avatar: null },
-  createdAt: '2024-01-01T00:00:00.000Z',
-  updatedAt: '2024-01-01T00:00:00.000Z',
+  createdAt,
+  updatedAt: createdAt,
 });
 
 function loginAs(user: typeof ada | null) {
@@ -58,7 +59,7 @@ const bob = { _id: 'u-bob', userName: 'bob', fullName: 'Bob Stone', email: 'bob@
 describe('public channel', () => {
   it('shows the header and Subscribe for a visitor; the toggle flips the button and the count', async () => {
     const calls = serve(bob, (url) =>
-      url.pathname === `/api/v1/subscriptions/toggle/${ada._id}` ? { data: { isSubscribed: true, subscriberCount: 4 } } : undefined,
+      url.pathname === `/api/v1/subscriptions/toggle/${ada._id}` ? { data: { isSubscribed: true, subscriberCount: 4, subscribers: 4, totalSubscribers: 4 } } : undefined,
     );
     renderApp('/channel/@ada/videos');
     expect(await screen.findByRole('heading', { name: 'Ada Lovelace' })).toBeInTheDocument();
@@ -106,8 +107,8 @@ describe('public channel', () => {
 
 describe('subscribed search (spec §5)', () => {
   const list = [
-    { channel: { _id: '1', userName: 'ada', fullName: 'Ada Lovelace', avatar: null, subscriberCount: 1200 } },
-    { channel: { _id: '2', userName: 'bob', fullName: 'Bob Stone', avatar: null, subscriberCount: 1 } },
+    { channel: makeChannel({ _id: '1', userName: 'ada', fullName: 'Ada Lovelace', subscriberCount: 1200 }), subscribedAt: '2024-01-02T00:00:00.000Z' },
+    { channel: makeChannel({ _id: '2', userName: 'bob', fullName: 'Bob Stone', subscriberCount: 1 }), subscribedAt: '2024-01-01T00:00:00.000Z' },
   ];
 
   it('matches the typed text, case-sensitively, inside the lower-cased full name', () => {
@@ -137,6 +138,22 @@ describe('subscribed search (spec §5)', () => {
 
 describe('tweets', () => {
   const long = 'x'.repeat(95) + ' tail of a long tweet';
+
+  it('shows the newest tweet on top though the server answers each page oldest first (spec §7: shown reversed)', async () => {
+    vi.stubGlobal('IntersectionObserver', visibleIntersectionObserver());
+    const at = (day: number) => `2024-01-0${day}T00:00:00.000Z`;
+    const calls = serve(null, (url) => {
+      if (url.pathname !== `/api/v1/tweets/user/${ada._id}`) return undefined;
+      // Pages run from the newest back; each is oldest first.
+      return url.searchParams.get('cursor') === 'older'
+        ? page('tweets', [tweet('t1', 'day one', at(1)), tweet('t2', 'day two', at(2))])
+        : { data: { tweets: [tweet('t3', 'day three', at(3)), tweet('t4', 'day four', at(4))], page: 1, limit: 10, hasNextPage: true, nextCursor: 'older' } };
+    });
+    renderApp('/channel/@ada/tweets');
+    await screen.findByText('day one');
+    expect(screen.getAllByRole('article').map((a) => within(a).getByText(/^day /).textContent)).toEqual(['day four', 'day three', 'day two', 'day one']);
+    expect(calls.filter((c) => c.url.pathname.endsWith(`/tweets/user/${ada._id}`))).toHaveLength(2);
+  });
 
   it('cuts text over 100 characters with ... and toggles Read more / Show less', async () => {
     expect(truncate('a'.repeat(100), 100)).toBeNull();
@@ -180,7 +197,8 @@ describe('tweets', () => {
 
   it('keeps one menu open at a time, edits in place and deletes after confirmation', async () => {
     const calls = serve(ada, (url, init) => {
-      if (url.pathname === `/api/v1/tweets/user/${ada._id}`) return page('tweets', [tweet('t1', 'first'), tweet('t2', 'second')]);
+      // Oldest first, as the server answers (spec §7); the page shows the newest on top.
+      if (url.pathname === `/api/v1/tweets/user/${ada._id}`) return page('tweets', [tweet('t2', 'second'), tweet('t1', 'first')]);
       if (url.pathname === '/api/v1/tweets/t1' && init.method === 'PATCH') return { data: null, message: 'Tweet updated successfully' };
       if (url.pathname === '/api/v1/tweets/t2' && init.method === 'DELETE') return { data: { deletedCount: 0 }, message: 'Tweet deleted successfully' };
       return undefined;

@@ -43,7 +43,7 @@ function serve(videos: DashboardVideo[], over: Handler = () => undefined) {
     const p = url.pathname.replace('/api/v1/', '');
     if (p === 'users/me') return { data: { user: ada } };
     if (p === 'config') return { data: { limits: { videoMb: 1, thumbnailMb: 1, imageMb: 2, chunkBytes: 3145728 } } };
-    if (p === 'dashboard/channel-stats') return { data: { totalViews: 1234, totalSubscribers: 7, totalLikes: 3, totalComments: 0 } };
+    if (p === 'dashboard/channel-stats') return { data: { stats: { totalViews: 1234, totalSubscribers: 7, totalLikes: 3, totalComments: 0, totalVideos: 2 } } };
     if (p === 'dashboard/channel-videos') return { data: { videos, page: 1, limit: 100, hasNextPage: false, nextCursor: null } };
     return undefined;
   });
@@ -84,7 +84,7 @@ describe('dashboard', () => {
   });
 
   it('flips publication with the toggle', async () => {
-    const calls = serve([video({})], (url) => (url.pathname === '/api/v1/videos/v1/publish' ? { data: { isPublished: true }, message: 'Video published successfully' } : undefined));
+    const calls = serve([video({})], (url) => (url.pathname === '/api/v1/videos/v1/publish' ? { data: { video: { ...video({}), isPublished: true } }, message: 'Video published successfully' } : undefined));
     renderApp('/user/@ada/dashboard');
     const toggle = await screen.findByRole('switch', { name: 'Publish Cats' });
     expect(toggle).toHaveAttribute('aria-checked', 'false');
@@ -94,7 +94,7 @@ describe('dashboard', () => {
   });
 
   it('edits: nothing sent when unchanged, then only the changed title', async () => {
-    const calls = serve([video({})], (url, init) => (url.pathname === '/api/v1/videos/v1' && init.method === 'PATCH' ? { data: {} } : undefined));
+    const calls = serve([video({})], (url, init) => (url.pathname === '/api/v1/videos/v1' && init.method === 'PATCH' ? { data: { video: video({}) } } : undefined));
     renderApp('/user/@ada/dashboard');
     await userEvent.click(await screen.findByRole('button', { name: 'Edit Cats' }));
     let dialog = screen.getByRole('dialog', { name: 'Edit video' });

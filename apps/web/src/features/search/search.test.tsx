@@ -1,7 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { makeVideo } from '@/test/fixtures.ts';
+import { makeChannel, makeVideo } from '@/test/fixtures.ts';
 import { fakeApi, renderApp } from '@/test/render.tsx';
 import { applyFilter, defaultFilters } from './api/search-api.ts';
 
@@ -18,14 +18,16 @@ describe('applyFilter', () => {
 });
 
 describe('search page', () => {
+  const bob = makeChannel({ subscriberCount: 1500, videoCount: 3 });
   const server = () =>
     fakeApi((url) => {
       if (url.pathname !== '/api/v1/videos') return undefined;
       const type = url.searchParams.get('type');
       if (type === 'channel')
-        return { data: { channels: [{ _id: 'c1', userName: 'bob', fullName: 'Bob Cat', avatar: null, subscriberCount: 1500, videoCount: 3 }], hasNextPage: false, nextCursor: null } };
-      if (type === 'playlist') return { data: { playlists: [], hasNextPage: false, nextCursor: null } };
-      return { data: { videos: [makeVideo(1, { title: 'Cats in space' })], hasNextPage: false, nextCursor: null } };
+        return { data: { data: [bob], hasNextPage: false, nextCursor: null } };
+      // Every search type answers its items at data.data (spec §7's "data list").
+      if (type === 'playlist') return { data: { data: [], hasNextPage: false, nextCursor: null } };
+      return { data: { data: [makeVideo(1, { title: 'Cats in space' })], hasNextPage: false, nextCursor: null } };
     });
 
   it('queries with the search text and filters; shows rows; changing type resets the filters', async () => {
@@ -47,7 +49,7 @@ describe('search page', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Channel' }));
     const row = await screen.findByRole('link', { name: /Bob Cat/ });
     expect(row).toHaveAttribute('href', '/channel/@bob/videos');
-    expect(within(row).getByText(/1.50K subscribers/)).toBeInTheDocument();
+    expect(within(row).getByText('@bob · 1.50K subscribers · 3 videos')).toBeInTheDocument();
     expect(last()).toMatchObject({ type: 'channel', duration: 'any', uploadDate: 'anytime', sortBy: 'relevance' });
     expect(screen.getByRole('button', { name: 'Under 4 minutes' })).toHaveAttribute('aria-pressed', 'false');
     expect(screen.getByRole('button', { name: 'Under 4 minutes' })).toBeDisabled();

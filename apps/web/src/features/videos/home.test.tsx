@@ -10,7 +10,8 @@ describe('home', () => {
       if (url.pathname !== '/api/v1/videos') return url.pathname.endsWith('/users/me') ? { status: 401, message: 'x' } : undefined;
       const second = url.searchParams.get('cursor') === 'c2';
       const videos = Array.from({ length: second ? 3 : 10 }, (_, i) => makeVideo(second ? 11 + i : i + 1));
-      return { data: { videos, page: second ? 2 : 1, limit: 10, hasNextPage: !second, nextCursor: second ? null : 'c2' } };
+      // Spec §7's "data list": the items at data.data.
+      return { data: { data: videos, page: second ? 2 : 1, limit: 10, hasNextPage: !second, nextCursor: second ? null : 'c2' } };
     });
     renderApp('/');
     expect(await screen.findByRole('link', { name: 'Video 13' })).toBeInTheDocument();
@@ -25,7 +26,7 @@ describe('home', () => {
   });
 
   it('shows the empty state when there are no videos', async () => {
-    fakeApi((url) => (url.pathname === '/api/v1/videos' ? { data: { videos: [], hasNextPage: false, nextCursor: null } } : undefined));
+    fakeApi((url) => (url.pathname === '/api/v1/videos' ? { data: { data: [], hasNextPage: false, nextCursor: null } } : undefined));
     renderApp('/');
     expect(await screen.findByRole('heading', { name: 'No videos found' })).toBeInTheDocument();
   });

@@ -3,6 +3,7 @@ import { channelQueryOptions } from '@/components/media/channel.ts';
 import type { Channel, PlaylistSummary, Tweet, VideoSummary } from '@/components/media/types.ts';
 import { api } from '@/lib/api-client.ts';
 import { cursorPaging, fetchPage, type Page } from '@/lib/pagination.ts';
+import type { SubscribedChannel, ToggleSubscriptionResult } from '@/types/api.ts';
 
 export const useChannel = (userName: string) => useQuery(channelQueryOptions(userName));
 
@@ -10,7 +11,7 @@ export const useChannel = (userName: string) => useQuery(channelQueryOptions(use
 export function useToggleSubscription(userName: string) {
   const qc = useQueryClient();
   return async (channelId: string) => {
-    const { data } = await api.post<{ isSubscribed: boolean; subscriberCount: number }>(`subscriptions/toggle/${channelId}`);
+    const { data } = await api.post<ToggleSubscriptionResult>(`subscriptions/toggle/${channelId}`);
     qc.setQueryData<Channel>(channelQueryOptions(userName).queryKey, (c) => c && { ...c, ...data });
   };
 }
@@ -30,10 +31,6 @@ export const useChannelPlaylists = (userName: string) =>
     queryFn: ({ pageParam, signal }) => fetchPage<PlaylistSummary>('playlists', 'playlists', { userName }, pageParam, signal),
   });
 
-export interface SubscribedChannel {
-  channel: { _id: string; userName: string; fullName: string; avatar: { url: string } | null; subscriberCount: number };
-}
-
 export const useSubscribedChannels = (channelId: string) =>
   useInfiniteQuery({
     queryKey: ['channel', channelId, 'subscribed'],
@@ -46,7 +43,7 @@ export const useSubscribedChannels = (channelId: string) =>
  * Spec §5: the typed text, as typed (case-sensitive), must occur in the lower-cased full
  * name; an empty search keeps everyone.
  */
-export function filterSubscribed<T extends SubscribedChannel>(list: T[], applied: string): T[] {
+export function filterSubscribed<T extends { channel: Pick<SubscribedChannel['channel'], 'fullName'> }>(list: T[], applied: string): T[] {
   if (applied === '') return list;
   return list.filter((s) => s.channel.fullName.toLowerCase().includes(applied));
 }
@@ -55,11 +52,18 @@ export function filterSubscribed<T extends SubscribedChannel>(list: T[], applied
 
 export const tweetsKey = (channelId: string) => ['channel', channelId, 'tweets'] as const;
 
+/**
+ * The server answers each page oldest first (spec §7: the list is shown reversed) and the pages
+ * from the newest back, so reversing each page shows the newest tweet on top.
+ */
 export const useChannelTweets = (channelId: string) =>
   useInfiniteQuery({
     queryKey: tweetsKey(channelId),
     ...cursorPaging,
-    queryFn: ({ pageParam, signal }) => fetchPage<Tweet>(`tweets/user/${channelId}`, 'tweets', {}, pageParam, signal),
+    queryFn: async ({ pageParam, signal }) => {
+      const page = await fetchPage<Tweet>(`tweets/user/${channelId}`, 'tweets', {}, pageParam, signal);
+      return { ...page, items: [...page.items].reverse() };
+    },
   });
 
 function tweetForm(content: string, image?: File | null) {

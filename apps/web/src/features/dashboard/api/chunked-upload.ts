@@ -1,12 +1,11 @@
-import { api, ApiError, buildUrl, isApiError, refreshAccessToken } from '@/lib/api-client.ts';
-import { session } from '@/lib/session.ts';
+import { accessTokenForCall, api, ApiError, buildUrl, isApiError, refreshAccessToken } from '@/lib/api-client.ts';
 
 /**
  * Resumable chunked video upload (spec §4, §7; ARCHITECTURE §6).
  *
  * POST videos?uniqueId&chunkNumber&totalChunks with multipart `video` (the chunk) and
  * `isLastChunk`; the last chunk also carries title, description and image. Chunk numbers
- * start at 0: the server rejects chunkNumber >= totalChunks and assembles 0..totalChunks-1.
+ * start at 0 here (the server takes 0..totalChunks-1 or 1..totalChunks and keeps the numbering).
  * The last chunk is always sent last, so the server finalizes only once everything else is there.
  *
  * Resume: the uniqueId of each file (name + size + lastModified) is kept in localStorage;
@@ -186,13 +185,18 @@ export const uploadPercent = (loaded: number, total: number, finished: boolean) 
   finished ? 100 : Math.min(99, Math.floor((total > 0 ? loaded / total : 0) * 100));
 
 /** XMLHttpRequest, because fetch reports no upload progress. One refresh-and-retry on 'jwt expired'. */
-function xhrPost(url: string, body: FormData, onProgress: (loaded: number) => void, signal?: AbortSignal): Promise<{ status: number; body: { message?: string; data?: unknown } }> {
+function xhrPost(
+  url: string,
+  body: FormData,
+  token: string | null,
+  onProgress: (loaded: number) => void,
+  signal?: AbortSignal,
+): Promise<{ status: number; body: { message?: string; data?: unknown } }> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open('POST', url);
     xhr.withCredentials = true;
     xhr.setRequestHeader('Accept', 'application/json');
-    const token = session.getAccessToken();
     if (token) xhr.setRequestHeader('Authorization', `Bearer ${token}`);
     xhr.upload.onprogress = (e) => onProgress(e.loaded);
     xhr.onload = () => {
@@ -223,10 +227,9 @@ export const serverTransport: UploadTransport = {
   },
   async send(query, body, onProgress, signal) {
     const url = buildUrl('videos', { ...query });
-    let res = await xhrPost(url, body, onProgress, signal);
+    let res = await xhrPost(url, body, await accessTokenForCall(), onProgress, signal);
     if (res.status === 401 && res.body.message === 'jwt expired') {
-      await refreshAccessToken();
-      res = await xhrPost(url, body, onProgress, signal);
+      res = await xhrPost(url, body, await refreshAccessToken(), onProgress, signal);
     }
     if (res.status < 200 || res.status >= 300) {
       const data = res.body.data && typeof res.body.data === 'object' ? (res.body.data as Record<string, unknown>) : null;

@@ -1,13 +1,7 @@
 import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { VideoSummary } from '@/components/media/types.ts';
 import { api } from '@/lib/api-client.ts';
-
-export interface ChannelStats {
-  totalViews: number;
-  totalSubscribers: number;
-  totalLikes: number;
-  totalComments: number;
-}
+import type { ChannelStatsResult, VideoResult } from '@/types/api.ts';
 
 export interface DashboardVideo extends VideoSummary {
   likes: number;
@@ -21,7 +15,7 @@ const POLL_MS = 3000;
 
 export const statsQueryOptions = queryOptions({
   queryKey: ['dashboard', 'stats'],
-  queryFn: ({ signal }) => api.get<ChannelStats>('dashboard/channel-stats', undefined, signal).then((r) => r.data),
+  queryFn: ({ signal }) => api.get<ChannelStatsResult>('dashboard/channel-stats', undefined, signal).then((r) => r.data.stats),
 });
 
 type VideoPage = { videos: DashboardVideo[]; hasNextPage: boolean; nextCursor: string | null };
@@ -62,8 +56,7 @@ export function useSetVideo() {
     qc.setQueryData<DashboardVideo[]>(videosKey, (list) => list?.map((v) => (v._id === id ? { ...v, ...change } : v)));
 }
 
-export const publishVideo = (id: string, isPublished: boolean) =>
-  api.patch<Partial<DashboardVideo>>(`videos/${id}/publish`, { isPublished });
+export const publishVideo = (id: string, isPublished: boolean) => api.patch<VideoResult>(`videos/${id}/publish`, { isPublished });
 
 export const deleteVideo = (id: string) => api.delete<unknown>(`videos/${id}`);
 
@@ -87,4 +80,4 @@ export function editForm(video: Pick<VideoSummary, 'title' | 'description'>, edi
   return [...form.keys()].length > 0 ? form : null;
 }
 
-export const updateVideo = (id: string, form: FormData) => api.patch<Partial<DashboardVideo>>(`videos/${id}`, form);
+export const updateVideo = (id: string, form: FormData) => api.patch<VideoResult>(`videos/${id}`, form);

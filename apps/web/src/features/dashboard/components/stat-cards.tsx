@@ -1,6 +1,6 @@
 import { Eye, MessageSquare, ThumbsUp, Users, type LucideIcon } from 'lucide-react';
 import { formatCount } from '@/lib/format.ts';
-import type { ChannelStats } from '../api/dashboard-api.ts';
+import type { ChannelStats } from '@/types/api.ts';
 
 const cards: { key: keyof ChannelStats; label: string; icon: LucideIcon }[] = [
   { key: 'totalViews', label: 'Total Views', icon: Eye },

@@ -17,7 +17,7 @@ function PublishSwitch({ video }: { video: DashboardVideo }) {
     try {
       const next = !video.isPublished;
       const { data, message } = await publishVideo(video._id, next);
-      setVideo(video._id, { isPublished: data?.isPublished ?? next });
+      setVideo(video._id, { isPublished: data.video.isPublished });
       toast.success(message || (next ? 'Video published successfully' : 'Video unpublished successfully'));
     } catch (err) {
       toast.error(errorMessage(err));

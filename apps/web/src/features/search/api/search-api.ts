@@ -1,6 +1,6 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { cursorPaging, fetchPage } from '@/lib/pagination.ts';
-import type { ChannelSummary, PlaylistSummary, Video } from '@/types/api.ts';
+import type { Channel, PlaylistSummary, Video } from '@/types/api.ts';
 
 export type UploadDate = 'anytime' | 'today' | 'thisWeak' | 'thisMonth' | 'thisYear';
 export type SearchType = 'video' | 'playlist' | 'channel';
@@ -26,16 +26,15 @@ export function applyFilter<K extends keyof Filters>(current: Filters, key: K, v
 export type SearchResult =
   | { type: 'video'; item: Video }
   | { type: 'playlist'; item: PlaylistSummary }
-  | { type: 'channel'; item: ChannelSummary };
-
-const listKeys: Record<SearchType, string> = { video: 'videos', playlist: 'playlists', channel: 'channels' };
+  | { type: 'channel'; item: Channel };
 
 export function useSearch(searchText: string, filters: Filters, stamp: string) {
   return useInfiniteQuery({
     // The timestamp makes a repeated search with the same text fetch again.
     queryKey: ['search', searchText, filters, stamp],
     queryFn: async ({ pageParam, signal }) => {
-      const page = await fetchPage<SearchResult['item']>('videos', listKeys[filters.type], { query: searchText, ...filters }, pageParam, signal);
+      // Every search type answers its items at `data.data` (spec §7's "data list").
+      const page = await fetchPage<SearchResult['item']>('videos', 'data', { query: searchText, ...filters }, pageParam, signal);
       return { ...page, items: page.items.map((item) => ({ type: filters.type, item }) as SearchResult) };
     },
     enabled: searchText.trim() !== '',

@@ -4,7 +4,7 @@ import { Thumbnail } from '@/components/media/thumbnail.tsx';
 import { Avatar } from '@/components/ui/avatar.tsx';
 import { paths } from '@/config/paths.ts';
 import { formatRelative, plural } from '@/lib/format.ts';
-import type { ChannelSummary, PlaylistSummary } from '@/types/api.ts';
+import type { Channel, PlaylistSummary } from '@/types/api.ts';
 
 export function PlaylistRow({ playlist }: { playlist: PlaylistSummary }) {
   const href = playlist.videoId ? paths.video.getHref(playlist.videoId, playlist._id) : undefined;
@@ -30,8 +30,7 @@ export function PlaylistRow({ playlist }: { playlist: PlaylistSummary }) {
   return <article>{href ? <Link to={href} className={cls}>{body}</Link> : <div className={cls}>{body}</div>}</article>;
 }
 
-export function ChannelRow({ channel }: { channel: ChannelSummary }) {
-  const subscribers = channel.subscriberCount ?? channel.subscribers ?? 0;
+export function ChannelRow({ channel }: { channel: Channel }) {
   return (
     <article>
       <Link to={paths.channel.videos.getHref(channel.userName)} className="flex items-center gap-4 rounded-xl p-2 hover:bg-zinc-50 sm:gap-8">
@@ -41,8 +40,7 @@ export function ChannelRow({ channel }: { channel: ChannelSummary }) {
         <div className="min-w-0">
           <h3 className="truncate text-lg font-semibold">{channel.fullName}</h3>
           <p className="text-sm text-zinc-600">
-            @{channel.userName} · {plural(subscribers, 'subscriber')}
-            {channel.videoCount !== undefined && ` · ${plural(channel.videoCount, 'video')}`}
+            @{channel.userName} · {plural(channel.subscriberCount, 'subscriber')} · {plural(channel.videoCount, 'video')}
           </p>
         </div>
       </Link>

@@ -1,25 +1,22 @@
 import { infiniteQueryOptions, queryOptions, useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client.ts';
 import { cursorPaging, fetchPage, listOf } from '@/lib/pagination.ts';
-import type { LikeStatus, Video } from '@/types/api.ts';
+import type { LikeStatus, ToggleSubscriptionResult, Video, VideoResult } from '@/types/api.ts';
 
-/** Home: every published video, most viewed first, 10 per page. */
+/** Home: every published video, most viewed first, 10 per page (items at `data.data`, spec §7). */
 export const homeVideosQueryOptions = infiniteQueryOptions({
   queryKey: ['videos', 'home'],
-  queryFn: ({ pageParam, signal }) => fetchPage<Video>('videos', 'videos', { sortBy: 'views' }, pageParam, signal),
+  queryFn: ({ pageParam, signal }) => fetchPage<Video>('videos', 'data', { sortBy: 'views' }, pageParam, signal),
   ...cursorPaging,
 });
 
 export const useHomeVideos = () => useInfiniteQuery(homeVideosQueryOptions);
 
-/** GET videos/{id}: the answer is the video (or `{ video }`). */
+/** GET videos/{id} answers `data.video` (spec §7). */
 export const videoQueryOptions = (id: string) =>
   queryOptions({
     queryKey: ['videos', 'detail', id],
-    queryFn: async ({ signal }) => {
-      const { data } = await api.get<Video | { video: Video }>(`videos/${id}`, undefined, signal);
-      return 'video' in data ? data.video : data;
-    },
+    queryFn: ({ signal }) => api.get<VideoResult>(`videos/${id}`, undefined, signal).then((r) => r.data.video),
   });
 
 export const useVideo = (id: string) => useQuery(videoQueryOptions(id));
@@ -49,4 +46,4 @@ export interface LikeAnswer {
 export const reactToVideo = (id: string, action: 'like' | 'dislike') => api.post<LikeAnswer>(`likes/video/${id}/${action}`).then((r) => r.data);
 
 export const toggleSubscription = (channelId: string) =>
-  api.post<{ isSubscribed: boolean; subscriberCount: number }>(`subscriptions/toggle/${channelId}`).then((r) => r.data);
+  api.post<ToggleSubscriptionResult>(`subscriptions/toggle/${channelId}`).then((r) => r.data);
