@@ -42,6 +42,13 @@ const envSchema = z.object({
   MAX_THUMBNAIL_MB: int(1),
   MAX_IMAGE_MB: int(15),
   UPLOAD_SESSION_TTL_HOURS: int(24),
+  /** How long a signed link to media that is not public (the owner's previews) stays valid. */
+  MEDIA_URL_TTL_SECONDS: z.coerce.number().int().min(60).default(6 * 3600),
+  /** Behind nginx: the internal location serving DATA_DIR/media; media answers then hand the file to nginx (X-Accel-Redirect). */
+  MEDIA_ACCEL_REDIRECT: z
+    .string()
+    .regex(/^\/[\w/-]*\/$/, 'a path such as /_media_files/')
+    .optional(),
   WORKER_ENABLED: bool.default(true),
   WORKER_CONCURRENCY: int(1),
   FFMPEG_PATH: z.string().optional(),
@@ -87,6 +94,8 @@ export interface Config {
   trustProxy: boolean | string[];
   limits: { videoMb: number; thumbnailMb: number; imageMb: number };
   uploadSessionTtlHours: number;
+  mediaUrlTtlSeconds: number;
+  mediaAccelRedirect?: string;
   worker: { enabled: boolean; concurrency: number };
   ffmpegPath?: string;
   ffprobePath?: string;
@@ -154,6 +163,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
     trustProxy: e.TRUST_PROXY,
     limits: { videoMb: e.MAX_VIDEO_MB, thumbnailMb: e.MAX_THUMBNAIL_MB, imageMb: e.MAX_IMAGE_MB },
     uploadSessionTtlHours: e.UPLOAD_SESSION_TTL_HOURS,
+    mediaUrlTtlSeconds: e.MEDIA_URL_TTL_SECONDS,
+    mediaAccelRedirect: e.MEDIA_ACCEL_REDIRECT,
     worker: { enabled: e.WORKER_ENABLED, concurrency: Math.max(1, e.WORKER_CONCURRENCY) },
     ffmpegPath: e.FFMPEG_PATH,
     ffprobePath: e.FFPROBE_PATH,

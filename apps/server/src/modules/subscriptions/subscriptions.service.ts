@@ -4,6 +4,7 @@ import { badRequest, notFound } from '../../lib/errors.ts';
 import { pageOf, pageWindow } from '../../lib/keyset.ts';
 import { imageRef } from '../users/users.presenter.ts';
 import { UsersRepository } from '../users/users.repository.ts';
+import { mediaUrls } from '../media/media-links.ts';
 import { toVideoCard } from '../videos/videos.presenter.ts';
 import { SubscriptionsRepository } from './subscriptions.repository.ts';
 
@@ -31,7 +32,7 @@ export class SubscriptionsService {
     const rows = await this.subscriptions.feed(viewerId, pageWindow(q));
     return pageOf(
       'subscriptions',
-      rows.map((r) => toVideoCard(this.ctx.storage, r.video, r.owner)),
+      rows.map((r) => toVideoCard(mediaUrls(this.ctx), r)),
       q,
       (v) => v._id,
     );

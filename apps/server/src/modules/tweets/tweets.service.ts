@@ -5,6 +5,7 @@ import { newId } from '../../lib/ids.ts';
 import { pageOf, pageWindow } from '../../lib/keyset.ts';
 import { parseWith } from '../../lib/validate.ts';
 import { saveImage } from '../../storage/images.ts';
+import { tweetImageFolder } from '../../storage/media-keys.ts';
 import { UsersRepository } from '../users/users.repository.ts';
 import { toTweet } from './tweets.presenter.ts';
 import { TweetsRepository } from './tweets.repository.ts';
@@ -14,8 +15,6 @@ export interface TweetForm {
   fields: Record<string, string>;
   imagePath?: string;
 }
-
-const folderOf = (tweetId: string) => `tweets/${tweetId}`;
 
 export class TweetsService {
   private readonly tweets: TweetsRepository;
@@ -27,7 +26,7 @@ export class TweetsService {
   async create(userId: string, form: TweetForm): Promise<Tweet> {
     const { content } = parseWith(createTweetFields, form.fields);
     const id = newId();
-    const imageKey = form.imagePath ? await saveImage(this.ctx.storage, form.imagePath, folderOf(id)) : null;
+    const imageKey = form.imagePath ? await saveImage(this.ctx.storage, form.imagePath, tweetImageFolder(id)) : null;
     await this.tweets.insert({ id, ownerId: userId, content, imageKey });
     return this.one(id, userId);
   }
@@ -36,7 +35,7 @@ export class TweetsService {
     const existing = await this.ownTweet(userId, id);
     const { content } = parseWith(updateTweetFields, form.fields);
     if (content === undefined && !form.imagePath) throw badRequest('Send new content or a new image');
-    const imageKey = form.imagePath ? await saveImage(this.ctx.storage, form.imagePath, folderOf(id)) : undefined;
+    const imageKey = form.imagePath ? await saveImage(this.ctx.storage, form.imagePath, tweetImageFolder(id)) : undefined;
     await this.tweets.update(id, { content, imageKey });
     if (imageKey && existing.imageKey) await this.ctx.storage.delete(existing.imageKey);
     return this.one(id, userId);
@@ -51,7 +50,7 @@ export class TweetsService {
       if (tweet.ownerId !== userId) throw forbidden('You can only delete your own tweets');
       return repo.deleteWithComments(id);
     });
-    await this.ctx.storage.deletePrefix(folderOf(id));
+    await this.ctx.storage.deletePrefix(tweetImageFolder(id));
     return { _id: id, deletedCount };
   }
 

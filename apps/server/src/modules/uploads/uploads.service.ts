@@ -10,6 +10,7 @@ import { ApiError, badRequest, conflict, notFound, tooLarge } from '../../lib/er
 import { newId } from '../../lib/ids.ts';
 import type { MultipartResult } from '../../lib/multipart.ts';
 import { JobsRepository } from '../../jobs/jobs.repository.ts';
+import { originalKey, videoPrefixes } from '../../storage/media-keys.ts';
 import { locateBinaries, MediaToolError, probe } from '../../media/ffmpeg.ts';
 import { parseFields } from '../videos/form.ts';
 import { storeThumbnail, thumbnailExtension } from '../videos/thumbnail.ts';
@@ -144,7 +145,7 @@ export class UploadsService {
   ): Promise<string> {
     const { file, probe: probed } = await this.assembleAndProbe(userId, q);
     const id = newId();
-    const sourceKey = `videos/${id}/source.mp4`;
+    const sourceKey = originalKey(id);
     try {
       await this.ctx.storage.putFile(sourceKey, file);
       const thumbnailKey = image ? await storeThumbnail(this.ctx.storage, id, image.path, image.ext) : null;
@@ -165,7 +166,7 @@ export class UploadsService {
         await new JobsRepository(tx).enqueue(TRANSCODE_QUEUE, { videoId: id });
       });
     } catch (err) {
-      await this.ctx.storage.deletePrefix(`videos/${id}`);
+      for (const prefix of videoPrefixes(id)) await this.ctx.storage.deletePrefix(prefix);
       throw err;
     }
     await this.discard(userId, q.uniqueId);

@@ -4,6 +4,7 @@ import { isUniqueViolation } from '../../db/errors.ts';
 import { badRequest, conflict, notFound, unauthorized } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { coverJpeg } from '../../lib/images.ts';
+import { userImageKey } from '../../storage/media-keys.ts';
 import { hashPassword, verifyPassword } from '../auth/passwords.ts';
 import { SessionsService } from '../auth/sessions.service.ts';
 import { freeUserName } from './user-names.ts';
@@ -61,7 +62,7 @@ export class UsersService {
   async setImage(userId: string, kind: ProfileImage, filePath: string) {
     const { column, width, height } = IMAGES[kind];
     const jpeg = await coverJpeg(filePath, width, height);
-    const key = `users/${userId}/${kind}-${newId()}.jpg`;
+    const key = userImageKey(userId, kind, newId());
     await this.ctx.storage.putBuffer(key, jpeg, 'image/jpeg');
     let replaced: Awaited<ReturnType<UsersRepository['replaceImage']>>;
     try {

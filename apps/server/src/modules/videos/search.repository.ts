@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Executor } from '../../db/client.ts';
 import type { CursorValue } from '../../lib/pagination.ts';
-import { visibleTo } from './videos.repository.ts';
+import { publicTokenOfV, visibleTo } from './videos.repository.ts';
 
 export interface ChannelHit {
   id: string;
@@ -27,6 +27,7 @@ export interface PlaylistHit {
   no_of_videos: number;
   first_video_id: string | null;
   first_thumbnail_key: string | null;
+  first_public_token: string | null;
   rank: number;
 }
 
@@ -84,11 +85,11 @@ export class SearchRepository {
             u.user_name AS owner_user_name, u.full_name AS owner_full_name,
             (SELECT count(*) FROM playlist_videos pv JOIN videos v ON v.id = pv.video_id
               WHERE pv.playlist_id = pl.id AND ${visible})::int AS no_of_videos,
-            fv.id AS first_video_id, fv.thumbnail_key AS first_thumbnail_key,
+            fv.id AS first_video_id, fv.thumbnail_key AS first_thumbnail_key, fv.public_token AS first_public_token,
             ${rank} AS rank
           FROM playlists pl JOIN users u ON u.id = pl.owner_id
           LEFT JOIN LATERAL (
-            SELECT v.id, v.thumbnail_key FROM playlist_videos pv JOIN videos v ON v.id = pv.video_id
+            SELECT v.id, v.thumbnail_key, ${publicTokenOfV} AS public_token FROM playlist_videos pv JOIN videos v ON v.id = pv.video_id
             WHERE pv.playlist_id = pl.id AND ${visible} ORDER BY pv.position, pv.added_at LIMIT 1
           ) fv ON true
           WHERE ${match} AND ${page.where}
