@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../test/http.ts';
 import { bearer, createTestApp, createUser, type TestContext } from '../test/harness.ts';
-import { loadLikePlayer, ORIGINAL_BYTES, storeReadyVideo, type Fetched, type Getter } from '../test/media.ts';
+import { injectGetter, loadLikePlayer, ORIGINAL_BYTES, storeReadyVideo, type Fetched, type Getter } from '../test/media.ts';
 import type { UserRow } from '../src/modules/users/users.repository.ts';
 
 /**
@@ -96,10 +96,7 @@ const videoFree: Record<string, string> = {
 
 let t: TestContext;
 let s: Scene;
-const get: Getter = async (url, headers = {}) => {
-  const res = await t.app.inject({ method: 'GET', url, headers });
-  return { url, status: res.statusCode, headers: res.headers, body: res.rawPayload };
-};
+const get: Getter = (url, headers) => injectGetter(t.app)(url, headers);
 
 async function post(as: UserRow, url: string, body?: object) {
   const res = await call(t, 'POST', url, { as, body });

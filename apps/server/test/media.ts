@@ -1,3 +1,4 @@
+import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../src/context.ts';
 import { newId } from '../src/lib/ids.ts';
 import { originalKey, videoMediaPrefix } from '../src/storage/media-keys.ts';
@@ -63,6 +64,14 @@ export interface Fetched {
 
 /** One GET of a same-origin path (app.inject, or fetch through a front such as nginx). */
 export type Getter = (url: string, headers?: Record<string, string>) => Promise<Fetched>;
+
+/** GETs answered by the app in-process. */
+export const injectGetter =
+  (app: FastifyInstance): Getter =>
+  async (url, headers = {}) => {
+    const res = await app.inject({ method: 'GET', url, headers });
+    return { url, status: res.statusCode, headers: res.headers, body: res.rawPayload };
+  };
 
 /** References inside a playlist (URI lines and URI="..." attributes) or a storyboard (cue targets). */
 function references(url: string, text: string): string[] {

@@ -1,4 +1,5 @@
 import { PGlite } from '@electric-sql/pglite';
+import fc from 'fast-check';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,18 +11,11 @@ import { newId } from '../../lib/ids.ts';
 import { originalKey } from '../../storage/media-keys.ts';
 import { applyStorageMoves } from '../../storage/storage-moves.ts';
 import { bearer, createTestApp, createUser, type TestContext } from '../../../test/harness.ts';
-import { keyOf, loadLikePlayer, ORIGINAL_BYTES, storeReadyVideo, type Fetched, type Getter, type StoredVideo } from '../../../test/media.ts';
+import { injectGetter, keyOf, loadLikePlayer, ORIGINAL_BYTES, storeReadyVideo, type Fetched, type Getter, type StoredVideo } from '../../../test/media.ts';
 import { startS3, type TestS3 } from '../../../test/s3.ts';
 import type { UserRow } from '../users/users.repository.ts';
 import { MediaSigner } from './media-links.ts';
 import { PRIVATE_CACHE, PUBLIC_CACHE } from './media.service.ts';
-
-const getter =
-  (app: FastifyInstance): Getter =>
-  async (url, headers = {}) => {
-    const res = await app.inject({ method: 'GET', url, headers });
-    return { url, status: res.statusCode, headers: res.headers, body: res.rawPayload };
-  };
 
 const drivers = ['local disk', 'S3'] as const;
 
@@ -42,7 +36,7 @@ describe.each(drivers)('media access on %s', (driver) => {
       ctx = { ...t.ctx, storage: s3.storage };
       app = await buildApp(ctx);
     }
-    get = getter(app);
+    get = injectGetter(app);
     owner = await createUser(ctx);
     other = await createUser(ctx);
   });
@@ -162,6 +156,25 @@ describe.each(drivers)('media access on %s', (driver) => {
     // Publishing what is already public keeps its URLs.
     await api('PATCH', `/videos/${v.id}/publish`, owner, { isPublished: true });
     expect((await videoAs(v.id)).videoFile.url).toBe(again[0]!.url);
+  });
+
+  it('answers any path below /media/ without a 5xx, and never with an original', async () => {
+    const hidden = await storeReadyVideo(ctx, owner, { isPublished: false });
+    const pub = await storeReadyVideo(ctx, owner);
+    const signer = new MediaSigner(ctx.config.jwtSecret, ctx.config.mediaUrlTtlSeconds);
+    const segment = fc.oneof(
+      fc.constantFrom('videos', 'originals', 'users', 'tweets', 'source.mp4', 'hls', 'master.m3u8', 'v0', '..', '.', '', '%2e%2e', '..%2f', '%00', 'pub-', 'exp-1-x'),
+      fc.constantFrom(hidden.id, pub.id, `pub-${pub.mediaToken}`, `pub-${hidden.mediaToken}`, signer.sign(pub.id), signer.sign(hidden.id)),
+      fc.string({ maxLength: 30 }).map(encodeURIComponent),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(segment, { minLength: 1, maxLength: 7 }), async (parts) => {
+        const res = await get(`/media/${parts.join('/')}`);
+        expect(res.status).toBeLessThan(500);
+        expect(res.body.includes(ORIGINAL_BYTES)).toBe(false);
+      }),
+      { numRuns: 300, seed: 20261125 },
+    );
   });
 
   it('answers byte ranges and HEAD on media files', async () => {
