@@ -1,10 +1,11 @@
 import { defineConfig } from 'vitest/config';
 
 const serverTests = ['apps/server/src/**/*.test.ts', 'packages/**/*.test.ts'];
-const server = (name: string, env: Record<string, string>, include = serverTests, fileParallelism = true) => ({
+const server = (name: string, env: Record<string, string>, include = serverTests, fileParallelism = true, exclude: string[] = []) => ({
   test: {
     name,
     include,
+    exclude: ['**/node_modules/**', ...exclude],
     fileParallelism,
     environment: 'node' as const,
     globalSetup: ['apps/server/test/global-setup.ts'],
@@ -18,7 +19,8 @@ const server = (name: string, env: Record<string, string>, include = serverTests
 // The server suite runs on PGlite, and a second time on the PostgreSQL server when
 // TEST_DATABASE_URL is set.
 const projects = [server('server', { TEST_DB_ENGINE: 'pglite' })];
-if (process.env.TEST_DATABASE_URL) projects.push(server('server-pg', { TEST_DB_ENGINE: 'pg' }));
+// The media corpus and engine tests exercise the engine, not the database: once is enough.
+if (process.env.TEST_DATABASE_URL) projects.push(server('server-pg', { TEST_DB_ENGINE: 'pg' }, serverTests, true, ['apps/server/src/modules/transcode/corpus.test.ts', 'apps/server/src/media/engine.test.ts']));
 // `npm run test:reliability`: hostile input, authorization matrix, faults and load.
 if (process.env.RELIABILITY) {
   projects.length = 0;

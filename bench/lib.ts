@@ -3,6 +3,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { loadConfig } from '../apps/server/src/config.ts';
+import { MediaService } from '../apps/server/src/media/media-service.ts';
 
 export interface LoadResult {
   label: string;
@@ -51,12 +53,12 @@ export function machine(): string {
   return `${os.cpus().length} cores (${cpu}), ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${os.platform()} ${os.release()}; load average at report ${load}`;
 }
 
-export function ffmpegVersion(): string {
-  try {
-    return execFileSync('ffmpeg', ['-version']).toString().split('\n')[0] ?? '';
-  } catch {
-    return 'ffmpeg not found';
-  }
+/** The media engine the app uses (FFmpeg from the node-av npm package unless FFMPEG_PATH says otherwise). */
+export const media = new MediaService(loadConfig({ ...process.env, DATA_DIR: 'bench/tmp' }).media);
+
+export async function engineVersion(): Promise<string> {
+  const s = await media.status();
+  return `media engine: ${s.engine}, FFmpeg ${s.version}`;
 }
 
 /** Writes bench/results/<name>.md with the figures, the command and the machine. */

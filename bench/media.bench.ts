@@ -9,12 +9,15 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import path from 'node:path';
+import { clipJob } from '@glimpse/media';
 import { createContext } from '../apps/server/src/boot.ts';
 import { loadConfig } from '../apps/server/src/config.ts';
 import { users, videos } from '../apps/server/src/db/schema.ts';
 import { newId } from '../apps/server/src/lib/ids.ts';
 import { videoMediaPrefix } from '../apps/server/src/storage/media-keys.ts';
-import { fmt, mb, ratio, report, startGlimpse, stop, waitFor, wrk, type LoadResult } from './lib.ts';
+import { fmt, mb, media as mediaService, ratio, report, startGlimpse, stop, waitFor, wrk, type LoadResult } from './lib.ts';
+
+const engine = mediaService.engine;
 
 const { values } = parseArgs({ options: { seconds: { type: 'string', default: '10' } } });
 const seconds = Number(values.seconds);
@@ -30,12 +33,19 @@ const NGINX_PORT = 3212;
 async function prepare(): Promise<string> {
   rmSync(root, { recursive: true, force: true });
   mkdirSync(hlsDir, { recursive: true });
-  execFileSync('ffmpeg', [
-    '-loglevel', 'error', '-f', 'lavfi', '-i', 'testsrc2=size=1280x720:rate=30:duration=24',
-    '-c:v', 'libx264', '-preset', 'veryfast', '-b:v', '3M', '-g', '120',
-    '-f', 'hls', '-hls_time', '4', '-hls_segment_type', 'fmp4', '-hls_playlist_type', 'vod',
-    path.join(hlsDir, 'index.m3u8'),
-  ]);
+  await engine.run(
+    clipJob({
+      out: path.join(hlsDir, 'index.m3u8'),
+      seconds: 24,
+      width: 1280,
+      height: 720,
+      fps: 30,
+      container: 'hls',
+      muxerOptions: { hls_time: '4', hls_segment_type: 'fmp4', hls_playlist_type: 'vod' },
+      video: { codec: 'libx264', bitrate: 3_000_000, options: { preset: 'veryfast', g: '120' } },
+      audio: false,
+    }),
+  );
   writeFileSync(path.join(videoDir, 'big.mp4'), execFileSync('head', ['-c', String(200 * 1024 * 1024), '/dev/urandom'], { maxBuffer: 300 * 1024 * 1024 }));
   const ctx = await createContext(loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'error' }));
   try {

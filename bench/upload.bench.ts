@@ -5,7 +5,6 @@
  * the last) and the last chunk (assembly + mp4 box check + ffprobe + store + rows) are timed apart.
  * Usage: npm run bench -- upload [--mb 500]
  */
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import http from 'node:http';
@@ -19,7 +18,8 @@ import { migrate } from '../apps/server/src/db/migrate.ts';
 import { users } from '../apps/server/src/db/schema.ts';
 import { newId } from '../apps/server/src/lib/ids.ts';
 import { AccessTokens } from '../apps/server/src/modules/auth/access-token.ts';
-import { benchDatabaseUrl, fmt, mb, ratio, report, startGlimpse, stop, waitFor } from './lib.ts';
+import { clipJob } from '@glimpse/media';
+import { benchDatabaseUrl, fmt, mb, media, ratio, report, startGlimpse, stop, waitFor } from './lib.ts';
 
 const { values } = parseArgs({ options: { mb: { type: 'string', default: '500' } } });
 const SIZE = Number(values.mb) * 1024 * 1024;
@@ -32,9 +32,11 @@ const dataDir = path.join(root, 'data');
  * A real mp4 of SIZE bytes: a 2 s clip (moov first) followed by a top-level `free` box filling
  * the rest, so the server's box check and ffprobe accept it without a 500 MB encode.
  */
-function makeSource(): Buffer {
+async function makeSource(): Promise<Buffer> {
   const clip = path.join(root, 'clip.mp4');
-  execFileSync('ffmpeg', ['-loglevel', 'error', '-f', 'lavfi', '-i', 'testsrc2=size=640x360:rate=30:duration=2', '-c:v', 'libx264', '-preset', 'ultrafast', '-movflags', '+faststart', clip]);
+  await media.engine.run(
+    clipJob({ out: clip, seconds: 2, width: 640, height: 360, fps: 30, container: 'mp4', muxerOptions: { movflags: '+faststart' }, audio: false }),
+  );
   const head = readFileSync(clip);
   const free = Buffer.alloc(SIZE - head.length);
   for (let i = 8; i < free.length; i += 4096) free[i] = i & 0xff; // not all zeroes (no sparse tricks)
@@ -92,7 +94,7 @@ async function rawWrite(source: Buffer, durable: boolean): Promise<number> {
 
 rmSync(root, { recursive: true, force: true });
 mkdirSync(dataDir, { recursive: true });
-const source = makeSource();
+const source = await makeSource();
 writeFileSync(path.join(root, 'size.txt'), String(source.length));
 const url = benchDatabaseUrl();
 const database = wrapPool(new pg.Pool({ connectionString: url, max: 1 }));

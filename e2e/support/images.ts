@@ -1,18 +1,15 @@
-import { execFile } from 'node:child_process';
 import { appendFile, mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { API, expectOk, type ApiUser } from './api.ts';
-import type { Pattern } from './media.ts';
+import { pictureJob } from '@glimpse/media';
+import { media, type Pattern } from './media.ts';
 
-const run = promisify(execFile);
-const ffmpeg = process.env.FFMPEG_PATH ?? 'ffmpeg';
 
 /** A png still of a lavfi test pattern, e.g. an avatar (square) or a cover (5:1). */
 export async function makeImage(width: number, height: number, pattern: Pattern = 'testsrc2'): Promise<string> {
   const file = path.join(await mkdtemp(path.join(tmpdir(), 'glimpse-e2e-img-')), `${pattern}-${width}x${height}.png`);
-  await run(ffmpeg, ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', `${pattern}=size=${width}x${height}`, '-frames:v', '1', file]);
+  await media.run(pictureJob(file, width, height, pattern));
   return file;
 }
 

@@ -5,6 +5,7 @@ import type { AppContext } from './context.ts';
 import { openDatabase } from './db/client.ts';
 import { migrate } from './db/migrate.ts';
 import { createMailer } from './mail/mailer.ts';
+import { MediaService } from './media/media-service.ts';
 import { AccessTokens } from './modules/auth/access-token.ts';
 import { LocalStorage } from './storage/local-storage.ts';
 import { S3Storage } from './storage/s3-storage.ts';
@@ -33,5 +34,6 @@ export async function createContext(config: Config): Promise<AppContext> {
     storage,
     tokens: new AccessTokens(config.jwtSecret, config.accessTokenTtl),
     mailer: createMailer(config),
+    media: new MediaService(config.media),
   };
 }

@@ -1,12 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { DEFAULT_LADDER, type LadderSettings } from '@glimpse/media';
 import { z } from 'zod';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 const int = (def: number) => z.coerce.number().int().min(0).default(def);
+const intList = z
+  .string()
+  .regex(/^\d+(,\d+)*$/, 'a comma-separated list of whole numbers')
+  .transform((v) => v.split(',').map(Number));
 
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -51,8 +56,25 @@ const envSchema = z.object({
     .optional(),
   WORKER_ENABLED: bool.default(true),
   WORKER_CONCURRENCY: int(1),
+  /** `bundled` (FFmpeg inside the node-av npm package), `system` (FFMPEG_PATH or the PATH), `auto` = system when FFMPEG_PATH is set. */
+  MEDIA_ENGINE: z.enum(['auto', 'bundled', 'system']).default('auto'),
   FFMPEG_PATH: z.string().optional(),
   FFPROBE_PATH: z.string().optional(),
+  /** Longest video accepted, refused at the last chunk. */
+  MAX_VIDEO_MINUTES: int(360),
+  /** A transcode with no progress for this long is stopped and the video fails with that reason. */
+  TRANSCODE_STALL_SECONDS: int(120),
+  /** Wall-time limit of a transcode: 5 minutes plus this many seconds per second of video. */
+  TRANSCODE_TIME_FACTOR: int(10),
+  /** The HLS ladder (defaults in DEFAULT_LADDER of @glimpse/media). */
+  LADDER_HEIGHTS: intList.optional(),
+  LADDER_MAX_KBPS: intList.optional(),
+  LADDER_CRF: z.coerce.number().int().min(0).max(51).optional(),
+  LADDER_PRESET: z.enum(['ultrafast', 'superfast', 'veryfast', 'faster', 'fast', 'medium', 'slow', 'slower', 'veryslow']).optional(),
+  LADDER_FPS_CAP: z.coerce.number().int().min(1).max(120).optional(),
+  LADDER_MAX_FPS: z.coerce.number().int().min(1).max(120).optional(),
+  HLS_SEGMENT_SECONDS: z.coerce.number().int().min(1).max(20).optional(),
+  AUDIO_KBPS: z.coerce.number().int().min(32).max(512).optional(),
   S3_BUCKET: z.string().optional(),
   S3_ENDPOINT: z.url().optional(),
   S3_REGION: z.string().default('us-east-1'),
@@ -97,8 +119,15 @@ export interface Config {
   mediaUrlTtlSeconds: number;
   mediaAccelRedirect?: string;
   worker: { enabled: boolean; concurrency: number };
-  ffmpegPath?: string;
-  ffprobePath?: string;
+  media: {
+    engine: Env['MEDIA_ENGINE'];
+    ffmpegPath?: string;
+    ffprobePath?: string;
+    maxDurationSeconds: number;
+    stallSeconds: number;
+    timeFactor: number;
+    ladder: LadderSettings;
+  };
   s3?: {
     bucket: string;
     endpoint?: string;
@@ -126,6 +155,24 @@ function persistedSecret(dataDir: string, name: string): string {
   const secret = randomBytes(48).toString('base64url');
   writeFileSync(file, secret, { mode: 0o600 });
   return secret;
+}
+
+/** The ladder from DEFAULT_LADDER with the operator's LADDER_* / HLS_* / AUDIO_* values over it. */
+function ladderSettings(e: Env): LadderSettings {
+  const d = DEFAULT_LADDER;
+  const heights = e.LADDER_HEIGHTS ?? d.rungs.map((r) => r.height);
+  const caps = e.LADDER_MAX_KBPS ?? heights.map((h) => d.rungs.find((r) => r.height === h)?.maxKbps ?? Math.round((h * h) / 230));
+  if (caps.length !== heights.length) throw new ConfigError(['LADDER_MAX_KBPS: give one cap per height in LADDER_HEIGHTS']);
+  return {
+    rungs: heights.map((height, i) => ({ height, maxKbps: caps[i]! })),
+    crf: e.LADDER_CRF ?? d.crf,
+    preset: e.LADDER_PRESET ?? d.preset,
+    fpsCap: e.LADDER_FPS_CAP ?? d.fpsCap,
+    highFpsFrom: d.highFpsFrom,
+    maxFps: e.LADDER_MAX_FPS ?? d.maxFps,
+    segmentSeconds: e.HLS_SEGMENT_SECONDS ?? d.segmentSeconds,
+    audioKbps: e.AUDIO_KBPS ?? d.audioKbps,
+  };
 }
 
 /** Parses the environment once at boot; every bad key is listed in the thrown error. */
@@ -166,8 +213,15 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
     mediaUrlTtlSeconds: e.MEDIA_URL_TTL_SECONDS,
     mediaAccelRedirect: e.MEDIA_ACCEL_REDIRECT,
     worker: { enabled: e.WORKER_ENABLED, concurrency: Math.max(1, e.WORKER_CONCURRENCY) },
-    ffmpegPath: e.FFMPEG_PATH,
-    ffprobePath: e.FFPROBE_PATH,
+    media: {
+      engine: e.MEDIA_ENGINE,
+      ffmpegPath: e.FFMPEG_PATH,
+      ffprobePath: e.FFPROBE_PATH,
+      maxDurationSeconds: e.MAX_VIDEO_MINUTES * 60,
+      stallSeconds: e.TRANSCODE_STALL_SECONDS,
+      timeFactor: e.TRANSCODE_TIME_FACTOR,
+      ladder: ladderSettings(e),
+    },
     s3: e.S3_BUCKET
       ? {
           bucket: e.S3_BUCKET,

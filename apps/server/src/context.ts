@@ -1,6 +1,7 @@
 import type { Config } from './config.ts';
 import type { Database, Db } from './db/client.ts';
 import type { Mailer } from './mail/mailer.ts';
+import type { MediaService } from './media/media-service.ts';
 import type { Storage } from './storage/storage.ts';
 import type { AccessTokens } from './modules/auth/access-token.ts';
 
@@ -12,6 +13,7 @@ export interface AppContext {
   storage: Storage;
   tokens: AccessTokens;
   mailer: Mailer;
+  media: MediaService;
 }
 
 export interface ModuleOptions {

@@ -19,11 +19,19 @@ async function addDemoContent(ctx: AppContext): Promise<void> {
   }
 }
 
+/** The engine is checked at start-up: an operator learns at once when uploads cannot work. */
+async function logMediaEngine(ctx: AppContext, log: { info(o: object, m: string): void; error(o: object, m: string): void }) {
+  const s = await ctx.media.status();
+  if (s.problems.length === 0) log.info({ engine: s.engine, version: s.version }, 'media engine ready');
+  else log.error({ engine: s.engine, version: s.version, problems: s.problems }, 'media engine unusable: uploads are refused');
+}
+
 async function serve(config: Config, args: string[]) {
   const ctx = await createContext(config);
   // `npm start -- --demo` or DEMO=1: demo content on the first start of an empty instance.
   if (config.demo || args.includes('--demo')) await addDemoContent(ctx);
   const app = await buildApp(ctx, { logger: { level: config.logLevel } });
+  await logMediaEngine(ctx, app.log);
   const worker = config.worker.enabled ? createWorker(ctx, app.log) : undefined;
   const close = async () => {
     await worker?.stop();
@@ -49,6 +57,7 @@ async function migrateOnly(config: Config) {
 async function worker(config: Config) {
   const ctx = await createContext(config);
   const log = consoleLogger(config.logLevel);
+  await logMediaEngine(ctx, log);
   const w = createWorker(ctx, log);
   const close = async () => {
     await w.stop();

@@ -1,6 +1,4 @@
-import { execFile } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { promisify } from 'node:util';
 import os from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -19,7 +17,8 @@ import { UsersRepository, type UserRow } from '../src/modules/users/users.reposi
 import { LocalStorage } from '../src/storage/local-storage.ts';
 import { tweets, videos } from '../src/db/schema.ts';
 import { createContext } from '../src/boot.ts';
-import { locateBinaries } from '../src/media/ffmpeg.ts';
+import { clipJob } from '@glimpse/media';
+import { MediaService } from '../src/media/media-service.ts';
 
 export const engine = process.env.TEST_DB_ENGINE === 'pg' ? 'pg' : 'pglite';
 
@@ -82,6 +81,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     storage: new LocalStorage(path.join(dataDir, 'media')),
     tokens: new AccessTokens(config.jwtSecret, config.accessTokenTtl),
     mailer: createMailer(config, () => {}),
+    media: new MediaService(config.media),
   };
   const app = await buildApp(ctx);
   await app.ready();
@@ -234,17 +234,38 @@ export function expectApiError(
   if (message !== undefined) expect(body.message).toBe(message);
 }
 
-/** Generates a small test clip (testsrc + sine) with the system ffmpeg; nothing is checked in. */
+/** The engine tests make media with: the one the app uses (what `npm install` brings, unless MEDIA_ENGINE/FFMPEG_PATH say otherwise). */
+export const testMedia = new MediaService(loadConfig({ ...TEST_ENV, DATA_DIR: os.tmpdir() }).media);
+
+/** Generates a small test clip (testsrc + sine, H.264/AAC mp4) with the media engine; nothing is checked in. */
 export async function makeClip(
   file: string,
   o: { seconds?: number; width?: number; height?: number; audio?: boolean; bitrateKbps?: number } = {},
 ): Promise<string> {
-  const seconds = o.seconds ?? 4;
-  const args = ['-v', 'error', '-y', '-f', 'lavfi', '-i', `testsrc=size=${o.width ?? 320}x${o.height ?? 240}:rate=25:duration=${seconds}`];
-  if (o.audio ?? true) args.push('-f', 'lavfi', '-i', `sine=frequency=440:sample_rate=44100:duration=${seconds}`, '-c:a', 'aac', '-b:a', '64k');
-  args.push('-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-b:v', `${o.bitrateKbps ?? 300}k`, file);
-  await promisify(execFile)(locateBinaries({}).ffmpeg, args);
+  await testMedia.engine.run(
+    clipJob({
+      out: file,
+      seconds: o.seconds ?? 4,
+      width: o.width ?? 320,
+      height: o.height ?? 240,
+      pattern: 'testsrc',
+      container: 'mp4',
+      video: { codec: 'libx264', bitrate: (o.bitrateKbps ?? 300) * 1000, options: { preset: 'ultrafast' } },
+      audio: (o.audio ?? true) ? { codec: 'aac', bitrate: 64_000 } : false,
+    }),
+  );
   return file;
+}
+
+/** Uploads a whole file in 3 MB chunks as the web app does; resolves with the last answer. */
+export async function uploadVideo(app: FastifyInstance, headers: Record<string, string>, file: Buffer, title: string, uniqueId = `up-${newId()}`) {
+  const chunk = 3 * 1024 * 1024;
+  const total = Math.max(1, Math.ceil(file.length / chunk));
+  let res;
+  for (let i = 0; i < total; i++) {
+    res = await postChunk(app, headers, { uniqueId, chunkNumber: i, totalChunks: total }, file.subarray(i * chunk, (i + 1) * chunk), i === total - 1 ? { isLastChunk: 'true', title } : {});
+  }
+  return res!;
 }
 
 /** Posts one upload chunk as the spec's client does (multipart `video` + fields). */

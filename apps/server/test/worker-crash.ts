@@ -37,7 +37,7 @@ export async function workerCrashScenario(dataDir: string, databaseUrl?: string)
   await server.close();
 
   const worker = startProcess('worker', { DATA_DIR: dataDir, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) });
-  const segments = path.join(dataDir, 'tmp', 'transcode', videoId, 'out', 'v0');
+  const segments = path.join(dataDir, 'tmp', 'transcode', videoId, 'out', '240p');
   for (let i = 0; i < 1200 && !(await firstSegment(segments)); i++) await sleep(25);
   expect(await firstSegment(segments), worker.output()).toBe(true);
   await worker.kill('SIGKILL');
@@ -64,7 +64,7 @@ export async function workerCrashScenario(dataDir: string, databaseUrl?: string)
     const after = (await server.app.inject({ method: 'GET', url: `/api/v1/videos/${videoId}`, headers: auth })).json().data;
     expect(after).toMatchObject({ status: 'ready', progress: 1 });
     expect(after.duration).toBeCloseTo(20, 0);
-    expect(existsSync(path.join(dataDir, 'media', 'videos', videoId, 'hls', 'v1', 'seg_00004.m4s'))).toBe(true);
+    expect(existsSync(path.join(dataDir, 'media', 'videos', videoId, 'hls', '360p', 'seg_00004.m4s'))).toBe(true);
     expect(existsSync(path.join(dataDir, 'tmp', 'transcode', videoId))).toBe(false);
   } finally {
     await server.close();

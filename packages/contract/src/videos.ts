@@ -7,6 +7,15 @@ export const DESCRIPTION_MAX = 5000;
 /** The spec's upload chunk; the server takes any chunk up to this size (see ADR 005-uploads-and-transcode-jobs). */
 export const CHUNK_BYTES = 3 * 1024 * 1024;
 export const UNIQUE_ID = /^[A-Za-z0-9_-]{1,64}$/;
+/**
+ * Video files the upload accepts. The server recognises them by content (whatever the name);
+ * the web app filters the file picker by these types and names first.
+ */
+export const VIDEO_UPLOAD = {
+  extensions: ['mp4', 'mov', 'm4v', 'webm', 'mkv', 'avi', '3gp'],
+  mimeTypes: ['video/mp4', 'video/quicktime', 'video/x-m4v', 'video/webm', 'video/x-matroska', 'video/x-msvideo', 'video/avi', 'video/3gpp'],
+  text: 'mp4, mov, m4v, webm, mkv, avi or 3gp',
+} as const;
 /** Duration buckets in seconds (ADR 004-search-and-durations): short < 240 <= medium <= 900 < long. */
 export const DURATION_EDGES = { shortBelow: 240, longAbove: 900 } as const;
 

@@ -4,19 +4,43 @@ export interface Rendition {
   rung: number;
   width: number;
   height: number;
-  videoKbps: number;
+  /** Bitrate cap (kbit/s): quality-capped encodes spend less on simple pictures. */
+  maxKbps: number;
+  /** Frame rate as a rational string ("30", "30000/1001"). */
+  fps: string;
 }
 
-/** Rungs and their target video bitrates (H.264, typical web VOD ladder). */
-export const LADDER: readonly { rung: number; videoKbps: number }[] = [
-  { rung: 240, videoKbps: 400 },
-  { rung: 360, videoKbps: 800 },
-  { rung: 480, videoKbps: 1400 },
-  { rung: 720, videoKbps: 2800 },
-  { rung: 1080, videoKbps: 5000 },
-];
+/** What an operator may tune; DEFAULT_LADDER holds the documented defaults. */
+export interface LadderSettings {
+  /** Short sides and each rung's bitrate cap (kbit/s). */
+  rungs: readonly { height: number; maxKbps: number }[];
+  /** x264 constant rate factor: the quality every rung aims at, under its cap. */
+  crf: number;
+  preset: string;
+  /** Frame rate cap of the rungs below `highFpsFrom`; from there up, up to `maxFps` is kept. */
+  fpsCap: number;
+  highFpsFrom: number;
+  maxFps: number;
+  segmentSeconds: number;
+  audioKbps: number;
+}
 
-export const AUDIO_KBPS = 128;
+export const DEFAULT_LADDER: LadderSettings = {
+  rungs: [
+    { height: 240, maxKbps: 400 },
+    { height: 360, maxKbps: 800 },
+    { height: 480, maxKbps: 1400 },
+    { height: 720, maxKbps: 2800 },
+    { height: 1080, maxKbps: 5000 },
+  ],
+  crf: 26,
+  preset: 'veryfast',
+  fpsCap: 30,
+  highFpsFrom: 720,
+  maxFps: 60,
+  segmentSeconds: 4,
+  audioKbps: 128,
+};
 
 const even = (n: number) => Math.max(2, Math.round(n / 2) * 2);
 
@@ -27,13 +51,53 @@ function fit(width: number, height: number, rung: number): { width: number; heig
     : { width: even(rung), height: even((height * rung) / width) };
 }
 
+export interface Rate {
+  num: number;
+  den: number;
+}
+
+const STANDARD_RATES: Rate[] = [
+  { num: 24000, den: 1001 },
+  { num: 24, den: 1 },
+  { num: 25, den: 1 },
+  { num: 30000, den: 1001 },
+  { num: 30, den: 1 },
+  { num: 48, den: 1 },
+  { num: 50, den: 1 },
+  { num: 60000, den: 1001 },
+  { num: 60, den: 1 },
+];
+
 /**
- * Rungs up to the source's short side (never upscaled); a source smaller than the lowest rung
- * gets one rendition at its own size.
+ * The constant output rate for a source averaging `fps` (variable-rate phone videos average odd
+ * values): the nearest standard rate within 3 %, else the rounded rate; halved until within `cap`,
+ * so every rung's frames fall on the same instants and keyframes align.
  */
-export function selectLadder(width: number, height: number): Rendition[] {
+export function outputRate(fps: number, cap: number): Rate {
+  const safe = Number.isFinite(fps) && fps > 0 ? fps : 30;
+  const off = (r: Rate) => Math.abs(r.num / r.den - safe) / safe;
+  const nearest = [...STANDARD_RATES].sort((a, b) => off(a) - off(b))[0]!;
+  let rate = off(nearest) < 0.03 ? nearest : { num: Math.max(1, Math.round(safe)), den: 1 };
+  while (rate.num / rate.den > cap + 0.01) rate = rate.num % 2 === 0 ? { num: rate.num / 2, den: rate.den } : { num: rate.num, den: rate.den * 2 };
+  return rate;
+}
+
+export const rateString = (r: Rate): string => (r.den === 1 ? String(r.num) : `${r.num}/${r.den}`);
+export const rateValue = (r: Rate): number => r.num / r.den;
+
+/**
+ * Rungs up to the source's short side (never upscaled). A source between two rungs, well above
+ * the lower one (288p, 719p), also gets a rendition at its own size under the next rung's cap,
+ * so it is never shown below its own quality. Rungs from `highFpsFrom` keep up to `maxFps`,
+ * lower ones `fpsCap`.
+ */
+export function selectLadder(width: number, height: number, fps = 30, settings: LadderSettings = DEFAULT_LADDER): Rendition[] {
   const shortSide = Math.min(width, height);
-  const rungs = LADDER.filter((r) => r.rung <= shortSide);
-  if (rungs.length === 0) return [{ rung: shortSide, ...fit(width, height, shortSide), videoKbps: LADDER[0]!.videoKbps }];
-  return rungs.map((r) => ({ rung: r.rung, ...fit(width, height, r.rung), videoKbps: r.videoKbps }));
+  const sorted = [...settings.rungs].sort((a, b) => a.height - b.height);
+  const fpsFor = (rung: number) => rateString(outputRate(fps, rung >= settings.highFpsFrom ? settings.maxFps : settings.fpsCap));
+  const rungs = sorted.filter((r) => r.height <= shortSide);
+  const next = sorted.find((r) => r.height > shortSide);
+  const top = rungs.at(-1);
+  if (next && (!top || shortSide >= top.height * 1.2)) rungs.push({ height: Math.floor(shortSide / 2) * 2, maxKbps: next.maxKbps });
+  return rungs.map((r) => ({ rung: r.height, ...fit(width, height, r.height), maxKbps: r.maxKbps, fps: fpsFor(r.height) }));
 }

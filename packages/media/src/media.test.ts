@@ -1,12 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import {
   buildProbeArgs,
-  buildTranscodeArgs,
   checkTopLevelBoxes,
+  clipJob,
+  displayMatrix,
+  displayMatrixRotation,
+  outputRate,
+  planProgressive,
+  planTranscode,
+  refusalOf,
+  toFfmpegArgs,
   isMp4Family,
   parseProbe,
   planStoryboard,
-  posterTime,
+  posterWindow,
   ProbeError,
   ProgressParser,
   progressFraction,
@@ -33,7 +40,23 @@ describe('selectLadder', () => {
   });
 
   it('gives a tiny source one rendition at its own size', () => {
-    expect(selectLadder(176, 144)).toEqual([{ rung: 144, width: 176, height: 144, videoKbps: 400 }]);
+    expect(selectLadder(176, 144)).toEqual([{ rung: 144, width: 176, height: 144, maxKbps: 400, fps: '30' }]);
+  });
+
+  it('adds the source\'s own size between rungs (288p, 719p), never above it', () => {
+    expect(selectLadder(352, 288).map((r) => `${r.width}x${r.height}:${r.maxKbps}`)).toEqual(['294x240:400', '352x288:800']);
+    expect(selectLadder(1279, 719).map((r) => `${r.width}x${r.height}`)).toEqual(['426x240', '640x360', '854x480', '1278x718']);
+    expect(selectLadder(700, 400).map((r) => r.rung)).toEqual([240, 360]);
+  });
+
+  it('keeps 50/60 fps from 720p up and halves it below; odd rates snap to the standard ones', () => {
+    expect(selectLadder(1280, 720, 60).map((r) => `${r.rung}:${r.fps}`)).toEqual(['240:30', '360:30', '480:30', '720:60']);
+    expect(selectLadder(1920, 1080, 50).map((r) => r.fps)).toEqual(['25', '25', '25', '50', '50']);
+    expect(outputRate(59.94, 30)).toEqual({ num: 30000, den: 1001 });
+    expect(outputRate(29.5, 60)).toEqual({ num: 30000, den: 1001 });
+    expect(outputRate(27, 60)).toEqual({ num: 27, den: 1 });
+    expect(outputRate(120, 60)).toEqual({ num: 60, den: 1 });
+    expect(outputRate(0, 30)).toEqual({ num: 30, den: 1 });
   });
 });
 
@@ -54,9 +77,14 @@ describe('parseProbe', () => {
       durationSeconds: 12.5,
       width: 1920,
       height: 1080,
+      rotation: 0,
+      fps: 0,
       hasAudio: true,
+      audioChannels: 0,
       formatNames: ['mov', 'mp4', 'm4a', '3gp', '3g2', 'mj2'],
       videoCodec: 'h264',
+      pixelFormat: 'unknown',
+      colorTransfer: 'unknown',
     });
     expect(isMp4Family(p)).toBe(true);
   });
@@ -67,7 +95,13 @@ describe('parseProbe', () => {
         streams: [{ codec_type: 'video', width: 1920, height: 1080, side_data_list: [{ rotation: -90 }] }],
       }),
     );
-    expect([p.width, p.height, p.hasAudio]).toEqual([1080, 1920, false]);
+    expect([p.width, p.height, p.hasAudio, p.rotation]).toEqual([1080, 1920, false, 90]);
+    const tagged = parseProbe(probeJson({ streams: [{ codec_type: 'video', width: 1920, height: 1080, tags: { rotate: '270' }, avg_frame_rate: '30000/1001' }] }));
+    expect([tagged.rotation, tagged.fps.toFixed(2)]).toEqual([270, '29.97']);
+  });
+
+  it('round-trips display matrices in ffprobe\'s convention', () => {
+    for (const angle of [0, -90, 90, 180]) expect((Math.round(displayMatrixRotation(displayMatrix(angle))) + 360) % 360).toBe((angle + 360) % 360);
   });
 
   it('refuses files without a video stream, cover art only, or no duration', () => {
@@ -82,6 +116,22 @@ describe('parseProbe', () => {
   it('tells mp4-family containers from others', () => {
     expect(isMp4Family(parseProbe(probeJson({ format: { format_name: 'matroska,webm', duration: '3' } })))).toBe(false);
     expect(buildProbeArgs('/x/in.mp4')).toEqual(['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', '/x/in.mp4']);
+  });
+});
+
+describe('refusalOf', () => {
+  const max = { maxDurationSeconds: 3600 };
+  const video = { codec_type: 'video', codec_name: 'vp9', width: 640, height: 360 };
+  it('accepts the everyday containers by demuxer name', () => {
+    for (const format_name of ['mov,mp4,m4a,3gp,3g2,mj2', 'matroska,webm', 'avi']) {
+      expect(refusalOf({ streams: [video], format: { format_name, duration: '10' } }, max)).toBeUndefined();
+    }
+  });
+  it('names audio-only files, pictures, other formats and videos that are too long', () => {
+    expect(refusalOf({ streams: [{ codec_type: 'audio' }], format: { format_name: 'mp3', duration: '10' } }, max)).toBe('This file has only sound: upload a video file');
+    expect(refusalOf({ streams: [{ ...video, codec_name: 'png' }], format: { format_name: 'png_pipe' } }, max)).toBe('This file is a picture: upload a video file');
+    expect(refusalOf({ streams: [video], format: { format_name: 'mpegts', duration: '10' } }, max)).toMatch(/^Upload a video file \(mp4/);
+    expect(refusalOf({ streams: [video], format: { format_name: 'matroska,webm', duration: '36000' } }, max)).toBe('Videos can be at most 60 minutes long');
   });
 });
 
@@ -138,44 +188,52 @@ describe('storyboard', () => {
   });
 });
 
-describe('buildTranscodeArgs', () => {
-  const base = {
-    input: '/w/source.mp4',
-    outDir: '/w/out',
-    ladder: selectLadder(1280, 720),
-    storyboard: planStoryboard(10, 1280, 720),
-  };
-  const valueOf = (args: string[], flag: string) => args[args.indexOf(flag) + 1];
+describe('planTranscode', () => {
+  const probe = { ...parseProbe(probeJson()), width: 1280, height: 720, fps: 60 };
+  const base = { input: '/w/source.mp4', outDir: '/w/out', probe, storyboard: planStoryboard(10, 1280, 720) };
 
-  it('decodes once and splits into every rendition, the poster and the storyboard', () => {
-    const args = buildTranscodeArgs({ ...base, hasAudio: true, posterAtSeconds: posterTime(10) });
-    expect(args.filter((a) => a === '-i')).toHaveLength(1);
-    const graph = valueOf(args, '-filter_complex')!;
-    expect(graph).toMatch(/^\[0:v\]split=6\[s0\]\[s1\]\[s2\]\[s3\]\[sp\]\[sb\];/);
-    expect(graph).toContain('[s3]scale=1280:720,setsar=1[v3]');
-    expect(graph).toContain('trim=start=2.000');
-    expect(graph).toContain('tile=5x1[story]');
-    expect(valueOf(args, '-var_stream_map')).toBe('v:0,a:0 v:1,a:1 v:2,a:2 v:3,a:3');
-    expect(valueOf(args, '-hls_segment_type')).toBe('fmp4');
-    expect(valueOf(args, '-hls_time')).toBe('4');
-    expect(valueOf(args, '-master_pl_name')).toBe('master.m3u8');
-    expect(valueOf(args, '-force_key_frames')).toBe('expr:gte(t,n_forced*4)');
-    expect(valueOf(args, '-sc_threshold')).toBe('0');
-    expect(valueOf(args, '-c:a')).toBe('aac');
-    expect(valueOf(args, '-progress')).toBe('pipe:1');
-    expect(valueOf(args, '-b:v:3')).toBe('2800k');
-    expect(args.filter((a) => a === '0:a:0')).toHaveLength(4);
-    expect(args).toContain('/w/out/poster.jpg');
-    expect(args.at(-1)).toBe('/w/out/storyboard.jpg');
+  it('decodes once into every rendition, the poster and the storyboard; audio once, shared', () => {
+    const { job, ladder } = planTranscode({ ...base, posterWithinSeconds: posterWindow(10) });
+    expect(ladder.map((r) => r.rung)).toEqual([240, 360, 480, 720]);
+    expect(job.inputs).toEqual([{ url: '/w/source.mp4' }]);
+    expect(job.graph).toMatch(/^\[0:v\]fps=60,split=6\[s0\]\[s1\]\[s2\]\[s3\]\[sp\]\[sb\];/);
+    expect(job.graph).toContain('[s0]fps=30,scale=426:240,setsar=1,format=yuv420p[v0]');
+    expect(job.graph).toContain('[s3]scale=1280:720,setsar=1,format=yuv420p[v3]');
+    expect(job.graph).toContain("[sp]scale=-2:'min(720,ih)',thumbnail=n=150,format=rgb24[poster]");
+    expect(job.graph).toContain('[0:a]aformat=sample_fmts=fltp:sample_rates=48000:channel_layouts=stereo[aud]');
+    const hls = job.outputs[0]!;
+    expect(hls.options).toMatchObject({ hls_time: '4', hls_segment_type: 'fmp4', master_pl_name: 'master.m3u8' });
+    expect(hls.options!.var_stream_map).toBe('a:0,agroup:audio,name:audio,default:yes v:0,agroup:audio,name:240p v:1,agroup:audio,name:360p v:2,agroup:audio,name:480p v:3,agroup:audio,name:720p');
+    expect(hls.streams.filter((s) => s.kind === 'audio')).toHaveLength(1);
+    // Quality-capped: CRF under each rung's cap; a keyframe every 4 s at each rung's own rate.
+    expect(hls.streams[1]).toMatchObject({ codec: 'libx264', fps: '30', maxrate: 400_000, bufsize: 800_000, options: { crf: '26', 'x264-params': 'keyint=120:min-keyint=120:scenecut=0:open-gop=0' } });
+    expect(hls.streams[4]).toMatchObject({ fps: '60', maxrate: 2_800_000, options: { 'x264-params': 'keyint=240:min-keyint=240:scenecut=0:open-gop=0' } });
+    expect(job.outputs.map((o) => o.url)).toEqual(['/w/out/%v/index.m3u8', '/w/out/poster.png', '/w/out/storyboard.png']);
   });
 
-  it('leaves audio out for a silent source and the poster out when a thumbnail exists', () => {
-    const args = buildTranscodeArgs({ ...base, hasAudio: false });
-    expect(valueOf(args, '-var_stream_map')).toBe('v:0 v:1 v:2 v:3');
-    expect(args).not.toContain('0:a:0');
-    expect(args).not.toContain('-c:a');
-    expect(valueOf(args, '-filter_complex')).toMatch(/^\[0:v\]split=5\[s0\]\[s1\]\[s2\]\[s3\]\[sb\];/);
-    expect(args.join(' ')).not.toContain('poster');
+  it('turns portrait phone videos upright, tone-maps HDR, and leaves out audio and poster when absent', () => {
+    const { job, ladder } = planTranscode({ ...base, probe: { ...probe, width: 720, height: 1280, rotation: 90, colorTransfer: 'smpte2084', hasAudio: false } });
+    expect(ladder.map((r) => `${r.width}x${r.height}`)).toEqual(['240x426', '360x640', '480x854', '720x1280']);
+    expect(job.graph).toMatch(/^\[0:v\]transpose=clock,zscale=tin=smpte2084:pin=bt2020:min=bt2020nc:t=linear:npl=100,.*tonemap=tonemap=hable.*,fps=60,split=5/);
+    expect(job.graph).not.toContain('[0:a]');
+    expect(job.outputs[0]!.options!.var_stream_map).toBe('v:0,name:240p v:1,name:360p v:2,name:480p v:3,name:720p');
+    expect(job.outputs.map((o) => o.url)).not.toContain('/w/out/poster.png');
+  });
+
+  it('writes the same job as a system ffmpeg command line', () => {
+    const { job } = planTranscode({ ...base, posterWithinSeconds: 1 });
+    const args = toFfmpegArgs(job);
+    const valueOf = (flag: string) => args[args.indexOf(flag) + 1];
+    expect(args.slice(args.indexOf('-noautorotate'), args.indexOf('-noautorotate') + 3)).toEqual(['-noautorotate', '-i', '/w/source.mp4']);
+    expect(valueOf('-filter_complex')).toBe(job.graph);
+    expect(valueOf('-progress')).toBe('pipe:1');
+    expect(args.join(' ')).toContain('-map [aud] -c:0 aac -b:0 128000 -map [v0] -c:1 libx264 -maxrate:1 400000 -bufsize:1 800000 -preset:1 veryfast -crf:1 26');
+    expect(args.join(' ')).toContain('-f hls -hls_time 4');
+    expect(args.join(' ')).toContain('-map [poster] -c:0 png -frames:v 1 -f image2 /w/out/poster.png');
+    expect(toFfmpegArgs(planProgressive({ video: '/w/v.mp4', audio: '/w/a.mp4', out: '/w/p.mp4' })).join(' ')).toContain(
+      '-map 0:v:0 -c:0 copy -map 1:a:0 -c:1 copy -f mp4 -movflags +faststart /w/p.mp4',
+    );
+    expect(() => toFfmpegArgs(clipJob({ out: '/w/c.mp4', seconds: 1, width: 64, height: 64, container: 'mp4', displayRotation: -90 }))).toThrow(/bundled/);
   });
 });
 
@@ -185,11 +243,10 @@ describe('ProgressParser', () => {
     expect(p.push('frame=10\nout_time_us=1500000\nprog')).toEqual([]);
     const [mid] = p.push('ress=continue\n');
     expect(mid).toEqual({ outTimeSeconds: 1.5, done: false });
-    expect(progressFraction(mid!, 6)).toBe(0.25);
-    const [end] = p.push('out_time_us=6000000\nprogress=end\n');
-    expect(progressFraction(end!, 6)).toBe(1);
-    expect(progressFraction({ outTimeSeconds: 9, done: false }, 6)).toBe(0.99);
-    expect(progressFraction({ outTimeSeconds: 1, done: false }, 0)).toBe(0);
+    expect(progressFraction(mid!.outTimeSeconds, 6)).toBe(0.25);
+    expect(p.push('out_time_us=6000000\nprogress=end\n')).toEqual([{ outTimeSeconds: 6, done: true }]);
+    expect(progressFraction(9, 6)).toBe(0.99);
+    expect(progressFraction(1, 0)).toBe(0);
   });
 
   it('ignores N/A values', () => {

@@ -34,9 +34,8 @@ export class ProgressParser {
   }
 }
 
-/** Fraction done in 0..1 (1 only when ffmpeg said end). */
-export function progressFraction(update: ProgressUpdate, durationSeconds: number): number {
-  if (update.done) return 1;
+/** Fraction done in 0..0.99 while running (1 is written when the job finishes). */
+export function progressFraction(outSeconds: number, durationSeconds: number): number {
   if (durationSeconds <= 0) return 0;
-  return Math.min(0.99, Math.max(0, update.outTimeSeconds / durationSeconds));
+  return Math.min(0.99, Math.max(0, outSeconds / durationSeconds));
 }

@@ -33,9 +33,13 @@ export function planStoryboard(
   };
 }
 
-/** The filter that turns decoded frames into the sprite (one output frame). */
+/**
+ * The filter that turns decoded frames into the sprite (one output frame): the first frame, then
+ * one every interval. Unlike an fps filter it always takes the first frame, so a video shorter
+ * than planned (its timestamps lied) still gets a sprite; tile sends a partial grid at the end.
+ */
 export function storyboardFilter(plan: StoryboardPlan): string {
-  return `fps=1/${plan.intervalSeconds},scale=${plan.tileWidth}:${plan.tileHeight},tile=${plan.columns}x${plan.rows}`;
+  return `select='isnan(prev_selected_t)+gte(t-prev_selected_t\\,${plan.intervalSeconds})',scale=${plan.tileWidth}:${plan.tileHeight},tile=${plan.columns}x${plan.rows}`;
 }
 
 function vttTime(seconds: number): string {

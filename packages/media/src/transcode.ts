@@ -1,81 +1,156 @@
-import { AUDIO_KBPS, type Rendition } from './ladder.ts';
+import type { MediaJob, OutputStream } from './job.ts';
+import { DEFAULT_LADDER, outputRate, rateString, rateValue, selectLadder, type LadderSettings, type Rendition } from './ladder.ts';
+import { isHdr, type ProbeResult } from './probe.ts';
 import { storyboardFilter, type StoryboardPlan } from './storyboard.ts';
-
-export const SEGMENT_SECONDS = 4;
 
 export interface TranscodeInput {
   input: string;
-  /** Folder that receives master.m3u8, v{n}/index.m3u8, segments, poster.jpg, storyboard.jpg. */
+  /** Folder that receives master.m3u8, {name}/index.m3u8 and segments, poster.png, storyboard.png. */
   outDir: string;
-  ladder: Rendition[];
-  hasAudio: boolean;
+  probe: ProbeResult;
   storyboard: StoryboardPlan;
-  /** Where to grab the poster frame; omitted when the uploader gave a thumbnail. */
-  posterAtSeconds?: number;
-  segmentSeconds?: number;
-  preset?: string;
+  /** The poster is the most representative frame of this many first seconds; omitted when the uploader gave a thumbnail. */
+  posterWithinSeconds?: number;
+  settings?: LadderSettings;
 }
 
 /** File names inside outDir, relative. */
 export const TRANSCODE_OUTPUTS = {
   master: 'master.m3u8',
-  poster: 'poster.jpg',
-  sprite: 'storyboard.jpg',
+  audio: 'audio',
+  poster: 'poster.png',
+  sprite: 'storyboard.png',
 } as const;
 
-/**
- * One ffmpeg process: the source is decoded once, split into every rendition (plus the poster
- * and storyboard branches) and written as a VOD HLS ladder of fMP4 segments. Keyframes are forced
- * on the segment grid in every rendition, so segments align and players can switch anywhere.
- */
-export function buildTranscodeArgs(o: TranscodeInput): string[] {
-  const seg = o.segmentSeconds ?? SEGMENT_SECONDS;
-  const branches = o.ladder.map((_, i) => `[s${i}]`);
-  const extra = [...(o.posterAtSeconds !== undefined ? ['[sp]'] : []), '[sb]'];
-  const graph = [
-    `[0:v]split=${branches.length + extra.length}${branches.join('')}${extra.join('')}`,
-    ...o.ladder.map((r, i) => `[s${i}]scale=${r.width}:${r.height},setsar=1[v${i}]`),
-    ...(o.posterAtSeconds !== undefined
-      ? [`[sp]trim=start=${o.posterAtSeconds.toFixed(3)},setpts=PTS-STARTPTS,scale=-2:'min(720,ih)'[poster]`]
-      : []),
-    `[sb]${storyboardFilter(o.storyboard)}[story]`,
-  ].join(';');
+/** The folder (and HLS variant name) of a rendition. */
+export const renditionName = (r: Pick<Rendition, 'rung'>): string => `${r.rung}p`;
 
-  const args = ['-hide_banner', '-nostdin', '-y', '-loglevel', 'error', '-nostats', '-progress', 'pipe:1', '-i', o.input];
-  args.push('-filter_complex', graph);
-  o.ladder.forEach((r, i) => {
-    args.push('-map', `[v${i}]`);
-    if (o.hasAudio) args.push('-map', '0:a:0');
-    args.push(`-b:v:${i}`, `${r.videoKbps}k`, `-maxrate:v:${i}`, `${Math.round(r.videoKbps * 1.07)}k`, `-bufsize:v:${i}`, `${r.videoKbps * 2}k`);
-  });
-  args.push(
-    '-c:v', 'libx264',
-    '-preset', o.preset ?? 'veryfast',
-    '-profile:v', 'high',
-    '-pix_fmt', 'yuv420p',
-    '-force_key_frames', `expr:gte(t,n_forced*${seg})`,
-    '-sc_threshold', '0',
-  );
-  if (o.hasAudio) args.push('-c:a', 'aac', '-b:a', `${AUDIO_KBPS}k`, '-ac', '2', '-ar', '48000');
-  const streamMap = o.ladder.map((_, i) => (o.hasAudio ? `v:${i},a:${i}` : `v:${i}`)).join(' ');
-  args.push(
-    '-f', 'hls',
-    '-hls_time', String(seg),
-    '-hls_playlist_type', 'vod',
-    '-hls_segment_type', 'fmp4',
-    '-hls_flags', 'independent_segments',
-    '-hls_fmp4_init_filename', 'init.mp4',
-    '-hls_segment_filename', `${o.outDir}/v%v/seg_%05d.m4s`,
-    '-master_pl_name', TRANSCODE_OUTPUTS.master,
-    '-var_stream_map', streamMap,
-    `${o.outDir}/v%v/index.m3u8`,
-  );
-  if (o.posterAtSeconds !== undefined) {
-    args.push('-map', '[poster]', '-frames:v', '1', '-q:v', '3', `${o.outDir}/${TRANSCODE_OUTPUTS.poster}`);
-  }
-  args.push('-map', '[story]', '-frames:v', '1', '-q:v', '5', `${o.outDir}/${TRANSCODE_OUTPUTS.sprite}`);
-  return args;
+/** Turns the picture upright (the bundled engine never auto-rotates; the system one is told not to). */
+function uprightFilter(clockwise: number): string[] {
+  if (clockwise === 90) return ['transpose=clock'];
+  if (clockwise === 180) return ['hflip', 'vflip'];
+  if (clockwise === 270) return ['transpose=cclock'];
+  return [];
 }
 
-/** A frame from early in the video but past a fade-in; at most 2 s in. */
-export const posterTime = (durationSeconds: number): number => Math.min(2, durationSeconds / 4);
+/** HDR (PQ or HLG, BT.2020) to SDR BT.709 with the Hable curve; other pictures pass untouched. */
+function toneMapFilter(p: ProbeResult): string[] {
+  if (!isHdr(p)) return [];
+  return [
+    `zscale=tin=${p.colorTransfer}:pin=bt2020:min=bt2020nc:t=linear:npl=100`,
+    'format=gbrpf32le',
+    'zscale=p=bt709',
+    'tonemap=tonemap=hable:desat=0',
+    'zscale=t=bt709:m=bt709:r=tv',
+  ];
+}
+
+const x264Options = (s: LadderSettings, keyint: number): Record<string, string> => ({
+  preset: s.preset,
+  crf: String(s.crf),
+  profile: 'high',
+  // A keyframe exactly every segment, in every rung: segments align and players switch anywhere.
+  'x264-params': `keyint=${keyint}:min-keyint=${keyint}:scenecut=0:open-gop=0`,
+});
+
+const keyintFor = (fps: string, seconds: number) => {
+  const [num, den = '1'] = fps.split('/');
+  return Math.max(1, Math.round((Number(num) / Number(den)) * seconds));
+};
+
+/**
+ * One decode of the source feeds every rendition, the poster and the storyboard: turned upright,
+ * tone-mapped when HDR, set to a constant frame rate, then scaled per rung and encoded
+ * quality-capped (CRF under a bitrate cap). The audio is encoded once, as an HLS audio group that
+ * every rendition shares. Output: a VOD HLS ladder of fMP4 segments.
+ */
+export function planTranscode(o: TranscodeInput): { job: MediaJob; ladder: Rendition[] } {
+  const s = o.settings ?? DEFAULT_LADDER;
+  const p = o.probe;
+  const ladder = selectLadder(p.width, p.height, p.fps, s);
+  const top = rateString(outputRate(p.fps, s.maxFps));
+  const branches = ladder.map((_, i) => `[s${i}]`);
+  const extra = [...(o.posterWithinSeconds !== undefined ? ['[sp]'] : []), '[sb]'];
+  const prep = [...uprightFilter(p.rotation), ...toneMapFilter(p), `fps=${top}`].join(',');
+  const graph = [
+    `[0:v]${prep},split=${branches.length + extra.length}${branches.join('')}${extra.join('')}`,
+    ...ladder.map((r, i) => `[s${i}]${r.fps === top ? '' : `fps=${r.fps},`}scale=${r.width}:${r.height},setsar=1,format=yuv420p[v${i}]`),
+    // thumbnail skips black and fade frames; it answers at the end of its batch or of the video.
+    ...(o.posterWithinSeconds !== undefined
+      ? [`[sp]scale=-2:'min(720,ih)',thumbnail=n=${Math.max(1, Math.round(o.posterWithinSeconds * rateValue(outputRate(p.fps, s.maxFps))))},format=rgb24[poster]`]
+      : []),
+    `[sb]${storyboardFilter(o.storyboard)},format=rgb24[story]`,
+    ...(p.hasAudio ? ['[0:a]aformat=sample_fmts=fltp:sample_rates=48000:channel_layouts=stereo[aud]'] : []),
+  ].join(';');
+
+  const streams: OutputStream[] = [];
+  if (p.hasAudio) streams.push({ kind: 'audio', label: 'aud', codec: 'aac', bitrate: s.audioKbps * 1000 });
+  ladder.forEach((r, i) =>
+    streams.push({
+      kind: 'video',
+      label: `v${i}`,
+      codec: 'libx264',
+      fps: r.fps,
+      maxrate: r.maxKbps * 1000,
+      bufsize: r.maxKbps * 2000,
+      options: x264Options(s, keyintFor(r.fps, s.segmentSeconds)),
+    }),
+  );
+  const group = p.hasAudio ? ',agroup:audio' : '';
+  const streamMap = [
+    ...(p.hasAudio ? [`a:0${group},name:${TRANSCODE_OUTPUTS.audio},default:yes`] : []),
+    ...ladder.map((r, i) => `v:${i}${group},name:${renditionName(r)}`),
+  ].join(' ');
+
+  const job: MediaJob = {
+    inputs: [{ url: o.input }],
+    graph,
+    outputs: [
+      {
+        url: `${o.outDir}/%v/index.m3u8`,
+        format: 'hls',
+        options: {
+          hls_time: String(s.segmentSeconds),
+          hls_playlist_type: 'vod',
+          hls_segment_type: 'fmp4',
+          hls_flags: 'independent_segments',
+          hls_fmp4_init_filename: 'init.mp4',
+          hls_segment_filename: `${o.outDir}/%v/seg_%05d.m4s`,
+          master_pl_name: TRANSCODE_OUTPUTS.master,
+          var_stream_map: streamMap,
+        },
+        streams,
+      },
+      ...(o.posterWithinSeconds !== undefined
+        ? [{ url: `${o.outDir}/${TRANSCODE_OUTPUTS.poster}`, format: 'image2', frames: 1, streams: [{ kind: 'video' as const, label: 'poster', codec: 'png' }] }]
+        : []),
+      { url: `${o.outDir}/${TRANSCODE_OUTPUTS.sprite}`, format: 'image2', frames: 1, streams: [{ kind: 'video', label: 'story', codec: 'png' }] },
+    ],
+  };
+  return { job, ladder };
+}
+
+/**
+ * The progressive mp4 (downloads, players without HLS): the highest rung up to 720p and the
+ * audio, copied from their fMP4 segments (already joined into one file each) into one mp4 with
+ * its index first, so it plays while it downloads. No second encode.
+ */
+export function planProgressive(o: { video: string; audio?: string; out: string }): MediaJob {
+  return {
+    inputs: [{ url: o.video }, ...(o.audio ? [{ url: o.audio }] : [])],
+    outputs: [
+      {
+        url: o.out,
+        format: 'mp4',
+        options: { movflags: '+faststart' },
+        streams: [{ kind: 'video', copyFrom: 0 }, ...(o.audio ? [{ kind: 'audio' as const, copyFrom: 1 }] : [])],
+      },
+    ],
+  };
+}
+
+/** The rendition the progressive mp4 copies: the highest up to 720p. */
+export const progressiveRendition = (ladder: Rendition[]): Rendition => [...ladder].reverse().find((r) => r.rung <= 720) ?? ladder[0]!;
+
+/** The poster comes from the first seconds (past a fade-in, before the video moves on): at most 3 s. */
+export const posterWindow = (durationSeconds: number): number => Math.min(3, Math.max(0.5, durationSeconds / 4));

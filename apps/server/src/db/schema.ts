@@ -84,7 +84,8 @@ export const videos = pgTable('videos', {
   thumbnailKey: text('thumbnail_key'),
   hlsKey: text('hls_key'),
   storyboardKey: text('storyboard_key'),
-  /** In every public media URL; redrawn on each publish and unpublish (ADR 008). */
+  progressiveKey: text('progressive_key'),
+  /** In every public media URL; redrawn on each publish and unpublish (ADR 009). */
   mediaToken: text('media_token')
     .notNull()
     .default(sql`replace(gen_random_uuid()::text, '-', '')`),

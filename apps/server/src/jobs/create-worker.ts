@@ -6,13 +6,13 @@ import { RateLimitsRepository } from '../lib/rate-limits.repository.ts';
 import { Worker, type JobLogger, type WorkerOptions } from './worker.ts';
 
 /** The worker with every job handler and the periodic housekeeping (expired uploads, old view marks, finished rate-limit windows). */
-export function createWorker(ctx: AppContext, log: JobLogger, opts: Partial<WorkerOptions> & { preset?: string } = {}): Worker {
+export function createWorker(ctx: AppContext, log: JobLogger, opts: Partial<WorkerOptions> = {}): Worker {
   const uploads = new UploadsService(ctx);
   const videos = new VideosRepository(ctx.db);
   const rateLimits = new RateLimitsRepository(ctx.db);
   return new Worker(
     ctx.db,
-    { [TRANSCODE_QUEUE]: transcodeHandler(ctx, { preset: opts.preset }) },
+    { [TRANSCODE_QUEUE]: transcodeHandler(ctx) },
     {
       concurrency: ctx.config.worker.concurrency,
       maintenance: async () => {

@@ -16,6 +16,9 @@ export interface JobContext {
   log: JobLogger;
 }
 
+/** A failure another attempt would repeat (a file the engine cannot process): no retry. */
+export class PermanentJobError extends Error {}
+
 export interface JobHandler<P = unknown> {
   run(payload: P, job: JobContext): Promise<unknown>;
   /** Writes the domain's failure state (e.g. video failed) once no attempt is left. */
@@ -131,7 +134,7 @@ export class Worker {
       log.info({}, 'job done');
     } catch (err) {
       const reason = err instanceof Error ? err.message : String(err);
-      const final = job.attempts >= job.max_attempts;
+      const final = err instanceof PermanentJobError || job.attempts >= job.max_attempts;
       // The domain's failure state is written before the job is marked failed.
       if (final) await handler.onFailed(job.payload as never, reason, log);
       const delayMs = this.opts.backoffMs * 2 ** (job.attempts - 1);

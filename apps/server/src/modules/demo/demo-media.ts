@@ -1,7 +1,6 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import sharp from 'sharp';
-import type { MediaBinaries } from '../../media/ffmpeg.ts';
+import { clipJob } from '@glimpse/media';
+import type { MediaEngine } from '../../media/engine.ts';
 
 const initials = (name: string) =>
   name
@@ -28,13 +27,18 @@ export function gradientCover(hue: number): Promise<Buffer> {
   return sharp(Buffer.from(svg)).png().toBuffer();
 }
 
-/** A small mp4 of ffmpeg's moving test pattern, tinted by hue, with a tone: distinct per video. */
-export async function testPatternClip(bins: MediaBinaries, file: string, o: { seconds: number; hue: number; tone: number }): Promise<void> {
-  await promisify(execFile)(bins.ffmpeg, [
-    '-v', 'error', '-y',
-    '-f', 'lavfi', '-i', `testsrc2=size=320x180:rate=25:duration=${o.seconds},hue=h=${o.hue}:s=1.6`,
-    '-f', 'lavfi', '-i', `sine=frequency=${o.tone}:sample_rate=44100:duration=${o.seconds}`,
-    '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-b:v', '250k',
-    '-c:a', 'aac', '-b:a', '48k', '-movflags', '+faststart', file,
-  ]);
+/** A small mp4 of the moving test pattern, tinted by hue, with a tone: distinct per video. */
+export async function testPatternClip(media: MediaEngine, file: string, o: { seconds: number; hue: number; tone: number }): Promise<void> {
+  await media.run(
+    clipJob({
+      out: file,
+      seconds: o.seconds,
+      width: 320,
+      height: 180,
+      videoFilter: `hue=h=${o.hue}:s=1.6`,
+      container: 'mp4',
+      video: { codec: 'libx264', bitrate: 250_000, options: { preset: 'ultrafast' } },
+      audio: { codec: 'aac', bitrate: 48_000, frequency: o.tone },
+    }),
+  );
 }

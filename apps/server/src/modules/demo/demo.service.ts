@@ -6,7 +6,6 @@ import { buildApp } from '../../app.ts';
 import type { AppContext } from '../../context.ts';
 import { createWorker } from '../../jobs/create-worker.ts';
 import { newId } from '../../lib/ids.ts';
-import { locateBinaries } from '../../media/ffmpeg.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import { UsersRepository, type UserRow } from '../users/users.repository.ts';
 import { gradientCover, initialsAvatar, testPatternClip } from './demo-media.ts';
@@ -91,12 +90,11 @@ export async function seedDemo(ctx: AppContext, opts: DemoOptions = {}): Promise
     }
 
     const specs = VIDEOS.slice(0, opts.videos ?? VIDEOS.length);
-    const bins = locateBinaries(ctx.config);
     const videoIds: { id: string; owner: UserRow }[] = [];
     for (const [i, spec] of specs.entries()) {
       log(`Uploading video ${i + 1}/${specs.length}: ${spec.title}`);
       const file = path.join(work, `video-${i}.mp4`);
-      await testPatternClip(bins, file, { seconds: Math.min(spec.seconds, opts.maxSeconds ?? Infinity), hue: spec.hue, tone: spec.tone });
+      await testPatternClip(ctx.media.engine, file, { seconds: Math.min(spec.seconds, opts.maxSeconds ?? Infinity), hue: spec.hue, tone: spec.tone });
       const owner = channels[spec.by]!;
       videoIds.push({ id: await api.upload(owner, await readFile(file), spec.title, spec.description), owner });
     }

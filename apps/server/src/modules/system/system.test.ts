@@ -1,5 +1,7 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createTestApp, createUser, type TestContext } from '../../../test/harness.ts';
+import { bearer, createTestApp, createUser, postChunk, type TestContext } from '../../../test/harness.ts';
 
 let t: TestContext;
 beforeAll(async () => {
@@ -31,6 +33,30 @@ describe('API basics', () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/v1/config' });
     expect(res.statusCode).toBe(200);
     expect(res.json().data.limits).toMatchObject({ videoMb: 2048, thumbnailMb: 1, imageMb: 15 });
+  });
+
+  it('reports the media engine: the bundled FFmpeg, current and usable', async () => {
+    const media = (await t.app.inject({ method: 'GET', url: '/api/v1/health' })).json().data.media;
+    expect(media).toMatchObject({ engine: 'bundled', usable: true, problems: [] });
+    expect(Number(media.version.split('.')[0])).toBeGreaterThanOrEqual(7);
+    expect((await t.app.inject({ method: 'GET', url: '/api/v1/config' })).json().data.uploads).toEqual({ available: true });
+  });
+
+  it('without a usable engine says why, and refuses uploads at once with 503, storing nothing', async () => {
+    const broken = await createTestApp({ MEDIA_ENGINE: 'system', FFMPEG_PATH: '/nonexistent/ffmpeg' });
+    try {
+      const health = (await broken.app.inject({ method: 'GET', url: '/api/v1/health' })).json().data.media;
+      expect(health).toMatchObject({ engine: 'system', usable: false });
+      const reason = (await broken.app.inject({ method: 'GET', url: '/api/v1/config' })).json().data.uploads.reason;
+      expect(reason).toMatch(/^Video processing is unavailable on this server: \/nonexistent\/ffmpeg does not run/);
+      const user = await createUser(broken.ctx);
+      const res = await postChunk(broken.app, await bearer(broken.ctx, user), { uniqueId: 'u1', chunkNumber: 0, totalChunks: 1 }, Buffer.from('x'), { isLastChunk: 'true', title: 't' });
+      expect(res.statusCode).toBe(503);
+      expect(res.json()).toMatchObject({ success: false, message: reason });
+      expect(existsSync(path.join(broken.dataDir, 'uploads'))).toBe(false);
+    } finally {
+      await broken.close();
+    }
   });
 
   it('serves the OpenAPI document', async () => {

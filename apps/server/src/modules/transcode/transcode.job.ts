@@ -1,19 +1,23 @@
-import { createWriteStream } from 'node:fs';
+import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { pipeline } from 'node:stream/promises';
+import { finished, pipeline } from 'node:stream/promises';
+import sharp from 'sharp';
 import {
-  buildTranscodeArgs,
+  parseProbe,
+  planProgressive,
   planStoryboard,
-  posterTime,
+  planTranscode,
+  posterWindow,
   progressFraction,
-  selectLadder,
+  progressiveRendition,
+  renditionName,
   storyboardVtt,
   TRANSCODE_OUTPUTS,
 } from '@glimpse/media';
 import type { AppContext } from '../../context.ts';
-import type { JobHandler } from '../../jobs/worker.ts';
-import { locateBinaries, probe, runFfmpeg } from '../../media/ffmpeg.ts';
+import { PermanentJobError, type JobHandler } from '../../jobs/worker.ts';
+import { MediaStoppedError, MediaToolError } from '../../media/engine.ts';
 import { LocalStorage } from '../../storage/local-storage.ts';
 import { VideosRepository } from '../videos/videos.repository.ts';
 
@@ -21,8 +25,11 @@ export interface TranscodePayload {
   videoId: string;
 }
 
-/** Progress is written at most this often (one UPDATE per ffmpeg progress block would be wasteful). */
+/** Progress is written at most this often (one UPDATE per progress report would be wasteful). */
 const PROGRESS_EVERY_MS = 1000;
+
+/** Files the job writes beside the HLS folder, as stored (the engine writes PNG; we keep JPEG). */
+const STORED = { poster: 'poster.jpg', sprite: 'storyboard.jpg', vtt: 'storyboard.vtt', progressive: 'progressive.mp4' } as const;
 
 async function listFiles(dir: string, base = dir): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true });
@@ -32,12 +39,28 @@ async function listFiles(dir: string, base = dir): Promise<string[]> {
   return nested.flat();
 }
 
+/** One rendition's init segment and media segments joined: a fragmented mp4 of the whole stream. */
+async function joinSegments(dir: string, out: string): Promise<void> {
+  const names = (await readdir(dir)).sort();
+  const parts = [...names.filter((n) => n.startsWith('init')), ...names.filter((n) => n.endsWith('.m4s'))];
+  const target = createWriteStream(out);
+  for (const part of parts) await pipeline(createReadStream(path.join(dir, part)), target, { end: false });
+  target.end();
+  await finished(target);
+}
+
+const toJpeg = (from: string, to: string, quality: number) => sharp(from).jpeg({ quality, mozjpeg: true }).toFile(to);
+
 /**
- * Source -> HLS ladder + storyboard (+ poster when the uploader gave no thumbnail), in a work
- * folder under DATA_DIR/tmp, then into storage under videos/{id}/. The row turns ready at the end.
+ * Source -> HLS ladder + storyboard (+ poster when the uploader gave no thumbnail) + progressive
+ * mp4, in a work folder under DATA_DIR/tmp, then into storage under videos/{id}/. The engine runs
+ * in a child process under bounds (no progress, wall time, cancel when the video is deleted); a
+ * file it cannot process fails the video at once with the reason, without retries.
  */
-export function transcodeHandler(ctx: AppContext, opts: { preset?: string } = {}): JobHandler<TranscodePayload> {
+export function transcodeHandler(ctx: AppContext): JobHandler<TranscodePayload> {
   const videos = new VideosRepository(ctx.db);
+  const { engine } = ctx.media;
+  const bounds = ctx.config.media;
   return {
     async run({ videoId }, job) {
       const video = await videos.findRow(videoId);
@@ -49,59 +72,92 @@ export function transcodeHandler(ctx: AppContext, opts: { preset?: string } = {}
       await rm(work, { recursive: true, force: true });
       const out = path.join(work, 'out');
       await mkdir(out, { recursive: true });
+      const cancel = new AbortController();
       try {
         let source: string;
         if (ctx.storage instanceof LocalStorage) {
           source = ctx.storage.pathOf(video.sourceKey);
         } else {
-          source = path.join(work, 'source.mp4');
+          source = path.join(work, 'source');
           await pipeline(await ctx.storage.getStream(video.sourceKey), createWriteStream(source));
         }
-        const bins = locateBinaries(ctx.config);
-        const probed = await probe(bins, source);
+        const probed = parseProbe(JSON.stringify(await engine.probe(source)));
         const storyboard = planStoryboard(probed.durationSeconds, probed.width, probed.height);
-        const args = buildTranscodeArgs({
+        const { job: media, ladder } = planTranscode({
           input: source,
           outDir: out,
-          ladder: selectLadder(probed.width, probed.height),
-          hasAudio: probed.hasAudio,
+          probe: probed,
           storyboard,
-          posterAtSeconds: video.thumbnailKey ? undefined : posterTime(probed.durationSeconds),
-          preset: opts.preset,
+          posterWithinSeconds: video.thumbnailKey ? undefined : posterWindow(probed.durationSeconds),
+          settings: bounds.ladder,
         });
         let lastWrite = 0;
-        await runFfmpeg(bins, args, (update) => {
-          const now = Date.now();
-          if (now - lastWrite < PROGRESS_EVERY_MS) return;
-          lastWrite = now;
-          const progress = progressFraction(update, probed.durationSeconds);
-          void Promise.all([videos.setProcessing(videoId, { progress }), job.heartbeat()]).catch((err) =>
-            job.log.error({ err, videoId }, 'progress write failed'),
-          );
+        const { outSeconds } = await engine.run(media, {
+          signal: cancel.signal,
+          stallSeconds: bounds.stallSeconds,
+          timeoutSeconds: 300 + bounds.timeFactor * probed.durationSeconds,
+          onProgress: (seconds) => {
+            const now = Date.now();
+            if (now - lastWrite < PROGRESS_EVERY_MS) return;
+            lastWrite = now;
+            const progress = progressFraction(seconds, probed.durationSeconds);
+            // The row is gone when the owner deleted the video: stop the engine at once.
+            void Promise.all([videos.setProcessing(videoId, { progress }), job.heartbeat()])
+              .then(([exists]) => exists || cancel.abort())
+              .catch((err) => job.log.error({ err, videoId }, 'progress write failed'));
+          },
         });
-        await writeFile(path.join(out, 'storyboard.vtt'), storyboardVtt(storyboard, probed.durationSeconds, TRANSCODE_OUTPUTS.sprite));
+        // Timestamp gaps were closed up by the engine: the video lasts what was written.
+        const duration = outSeconds > 0 ? Math.min(probed.durationSeconds, outSeconds) : probed.durationSeconds;
+
+        const top = progressiveRendition(ladder);
+        await joinSegments(path.join(out, renditionName(top)), path.join(work, 'video.mp4'));
+        if (probed.hasAudio) await joinSegments(path.join(out, TRANSCODE_OUTPUTS.audio), path.join(work, 'audio.mp4'));
+        await engine.run(
+          planProgressive({ video: path.join(work, 'video.mp4'), audio: probed.hasAudio ? path.join(work, 'audio.mp4') : undefined, out: path.join(work, STORED.progressive) }),
+          { signal: cancel.signal, stallSeconds: bounds.stallSeconds, timeoutSeconds: 300 },
+        );
 
         const prefix = `videos/${videoId}`;
-        for (const rel of await listFiles(out)) {
-          const key = rel === 'storyboard.vtt' || rel === TRANSCODE_OUTPUTS.sprite || rel === TRANSCODE_OUTPUTS.poster ? `${prefix}/${rel}` : `${prefix}/hls/${rel}`;
-          await ctx.storage.putFile(key, path.join(out, rel));
+        const extras = path.join(work, 'extras');
+        await mkdir(extras);
+        await toJpeg(path.join(out, TRANSCODE_OUTPUTS.sprite), path.join(extras, STORED.sprite), 70);
+        await rm(path.join(out, TRANSCODE_OUTPUTS.sprite));
+        if (!video.thumbnailKey) {
+          await toJpeg(path.join(out, TRANSCODE_OUTPUTS.poster), path.join(extras, STORED.poster), 82);
+          await rm(path.join(out, TRANSCODE_OUTPUTS.poster));
         }
+        await writeFile(path.join(extras, STORED.vtt), storyboardVtt(storyboard, duration, STORED.sprite));
+        await ctx.storage.putFile(`${prefix}/${STORED.progressive}`, path.join(work, STORED.progressive));
+        for (const rel of await listFiles(extras)) await ctx.storage.putFile(`${prefix}/${rel}`, path.join(extras, rel));
+        for (const rel of await listFiles(out)) await ctx.storage.putFile(`${prefix}/hls/${rel}`, path.join(out, rel));
+
         const updated = await videos.setProcessing(videoId, {
           status: 'ready',
           progress: 1,
           failureReason: null,
-          duration: probed.durationSeconds,
+          duration,
           width: probed.width,
           height: probed.height,
           hlsKey: `${prefix}/hls/${TRANSCODE_OUTPUTS.master}`,
-          storyboardKey: `${prefix}/storyboard.vtt`,
-          ...(video.thumbnailKey ? {} : { thumbnailKey: `${prefix}/${TRANSCODE_OUTPUTS.poster}` }),
+          storyboardKey: `${prefix}/${STORED.vtt}`,
+          progressiveKey: `${prefix}/${STORED.progressive}`,
+          ...(video.thumbnailKey ? {} : { thumbnailKey: `${prefix}/${STORED.poster}` }),
         });
         // Deleted while we worked: what we just stored would be orphaned.
         if (!updated) await ctx.storage.deletePrefix(prefix);
-        job.log.info({ videoId, duration: probed.durationSeconds }, 'video ready');
-        return { videoId, renditions: args.filter((a) => a.startsWith('-b:v:')).length };
+        job.log.info({ videoId, duration, renditions: ladder.map(renditionName) }, 'video ready');
+        return { videoId, renditions: ladder.length };
+      } catch (err) {
+        if (cancel.signal.aborted) {
+          job.log.info({ videoId }, 'video deleted while transcoding; stopped');
+          return { cancelled: true };
+        }
+        if (err instanceof MediaStoppedError) throw new PermanentJobError(`Processing stopped: it ${err.message}`);
+        if (err instanceof MediaToolError) throw new PermanentJobError(`This video could not be processed (${err.message})`);
+        throw err;
       } finally {
+        cancel.abort();
         await rm(work, { recursive: true, force: true });
       }
     },

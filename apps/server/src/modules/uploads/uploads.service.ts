@@ -4,14 +4,13 @@ import path from 'node:path';
 import { finished, pipeline } from 'node:stream/promises';
 import { z } from 'zod';
 import { CHUNK_BYTES, videoDescription, videoMessages, videoTitle, type UploadQuery, type UploadStatus } from '@glimpse/contract';
-import { checkTopLevelBoxes, isMp4Family, ProbeError, type ProbeResult } from '@glimpse/media';
+import { checkTopLevelBoxes, isMp4Family, NOT_A_VIDEO, ProbeError, type ProbeResult } from '@glimpse/media';
 import type { AppContext } from '../../context.ts';
 import { ApiError, badRequest, conflict, notFound, tooLarge } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import type { MultipartResult } from '../../lib/multipart.ts';
 import { JobsRepository } from '../../jobs/jobs.repository.ts';
 import { originalKey, videoPrefixes } from '../../storage/media-keys.ts';
-import { locateBinaries, MediaToolError, probe } from '../../media/ffmpeg.ts';
 import { parseFields } from '../videos/form.ts';
 import { storeThumbnail, thumbnailExtension } from '../videos/thumbnail.ts';
 import { VideosRepository } from '../videos/videos.repository.ts';
@@ -19,7 +18,6 @@ import { VideosService } from '../videos/videos.service.ts';
 import { UploadsRepository } from './uploads.repository.ts';
 
 export const TRANSCODE_QUEUE = 'transcode';
-export const NOT_A_VIDEO = 'The uploaded file is not a valid mp4 video';
 const MB = 1024 * 1024;
 
 const lastChunkFields = z.object({
@@ -55,6 +53,7 @@ export class UploadsService {
 
   /** Stores one chunk; on the flagged last chunk, assembles, probes and creates the video. */
   async receive(userId: string, q: UploadQuery, form: MultipartResult): Promise<{ status: UploadStatus } | { videoId: string }> {
+    await this.ctx.media.assertUsable();
     const limitBytes = this.ctx.config.limits.videoMb * MB;
     if (q.chunkNumber >= q.totalChunks) throw badRequest('chunkNumber must be less than totalChunks');
     // The spec's client sends full 3 MB chunks: more chunks than the limit allows is over the limit.
@@ -101,10 +100,10 @@ export class UploadsService {
     }
   }
 
-  /** The assembled file, or a 400 after removing the whole session when it is not a real mp4 video. */
+  /** The assembled file, or a 400 (saying why) after removing the whole session when it cannot become a video. */
   private async assembleAndProbe(userId: string, q: UploadQuery): Promise<{ file: string; probe: ProbeResult }> {
     const dir = this.dir(userId, q.uniqueId);
-    const file = path.join(dir, 'assembled.mp4');
+    const file = path.join(dir, 'assembled');
     const out = createWriteStream(file);
     for (let i = 0; i < q.totalChunks; i++) {
       await pipeline(createReadStream(path.join(dir, `${i}.part`)), out, { end: false });
@@ -112,28 +111,31 @@ export class UploadsService {
     out.end();
     await finished(out);
     try {
-      const { size } = await stat(file);
-      const fh = await open(file, 'r');
-      let boxes: Awaited<ReturnType<typeof checkTopLevelBoxes>>;
-      try {
-        boxes = await checkTopLevelBoxes(async (offset, length) => {
-          const buf = Buffer.alloc(length);
-          const { bytesRead } = await fh.read(buf, 0, length, offset);
-          return buf.subarray(0, bytesRead);
-        }, size);
-      } finally {
-        await fh.close();
-      }
-      if (!boxes.ok) throw new ProbeError(boxes.reason);
-      const probed = await probe(locateBinaries(this.ctx.config), file);
-      if (!isMp4Family(probed)) throw new ProbeError(`container ${probed.formatNames.join(',')}`);
+      const probed = await this.ctx.media.inspect(file);
+      // The demuxer accepts a cut-off mp4 whose index comes first; its boxes tell.
+      if (isMp4Family(probed)) await this.checkBoxes(file);
       return { file, probe: probed };
     } catch (err) {
-      if (err instanceof ProbeError || err instanceof MediaToolError) {
+      if (err instanceof ProbeError) {
         await this.discard(userId, q.uniqueId);
-        throw badRequest(NOT_A_VIDEO);
+        throw badRequest(err.message);
       }
       throw err;
+    }
+  }
+
+  private async checkBoxes(file: string): Promise<void> {
+    const { size } = await stat(file);
+    const fh = await open(file, 'r');
+    try {
+      const boxes = await checkTopLevelBoxes(async (offset, length) => {
+        const buf = Buffer.alloc(length);
+        const { bytesRead } = await fh.read(buf, 0, length, offset);
+        return buf.subarray(0, bytesRead);
+      }, size);
+      if (!boxes.ok) throw new ProbeError(NOT_A_VIDEO);
+    } finally {
+      await fh.close();
     }
   }
 

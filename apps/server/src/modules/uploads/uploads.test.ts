@@ -1,15 +1,13 @@
-import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NOT_A_VIDEO } from '@glimpse/media';
 import { queryRows } from '../../db/client.ts';
 import { createWorker } from '../../jobs/create-worker.ts';
-import { locateBinaries } from '../../media/ffmpeg.ts';
 import type { LocalStorage } from '../../storage/local-storage.ts';
 import { originalKey } from '../../storage/media-keys.ts';
 import {
@@ -22,6 +20,7 @@ import {
   makeClip,
   memoryLog,
   postChunk,
+  testMedia,
   TINY_PNG,
   type TestContext,
 } from '../../../test/harness.ts';
@@ -48,10 +47,7 @@ const mediaFiles = async (ctx = t.ctx) => {
   return existsSync(root) ? (await readdir(root, { recursive: true })).filter((f) => f.includes('.')) : [];
 };
 const uploadDir = (userId: string, uniqueId: string) => path.join(t.dataDir, 'uploads', userId, uniqueId);
-const ffprobeJson = async (file: string) =>
-  JSON.parse(
-    (await promisify(execFile)(locateBinaries({}).ffprobe, ['-v', 'error', '-print_format', 'json', '-show_streams', '-show_format', file])).stdout,
-  );
+const probeJson = (file: string) => testMedia.engine.probe(file) as Promise<{ streams: { codec_type: string; codec_name: string; width?: number; height?: number }[]; format: { duration: string } }>;
 
 describe('POST /videos (chunk upload): bad input', () => {
   it('is 401 without a login', async () => {
@@ -137,7 +133,7 @@ describe('POST /videos (chunk upload): bad input', () => {
     ] as const) {
       const res = await postChunk(t.app, auth, { uniqueId, chunkNumber: 0, totalChunks: 1 }, body, { isLastChunk: 'true', title: 'x' });
       expect(res.statusCode, uniqueId).toBe(400);
-      expect(res.json().message).toBe('The uploaded file is not a valid mp4 video');
+      expect(res.json().message).toBe(NOT_A_VIDEO);
       expect(existsSync(uploadDir(user.id, uniqueId))).toBe(false);
       expect((await t.app.inject({ method: 'GET', url: `/api/v1/videos/uploads/${uniqueId}`, headers: auth })).statusCode).toBe(404);
     }
@@ -234,20 +230,27 @@ describe('upload -> transcode -> playback', () => {
     const master = await readFile(storage.pathOf(`videos/${id}/hls/master.m3u8`), 'utf8');
     expect(master).toContain('RESOLUTION=426x240');
     expect(master).toContain('RESOLUTION=640x360');
-    const probed = await ffprobeJson(storage.pathOf(`videos/${id}/hls/master.m3u8`));
-    const kinds = probed.streams.map((s: { codec_type: string; width?: number; height?: number }) => (s.codec_type === 'video' ? `${s.width}x${s.height}` : s.codec_type));
+    const probed = await probeJson(storage.pathOf(`videos/${id}/hls/master.m3u8`));
+    const kinds = probed.streams.map((s) => (s.codec_type === 'video' ? `${s.width}x${s.height}` : s.codec_type));
     expect(kinds).toEqual(expect.arrayContaining(['426x240', '640x360', 'audio']));
-    const variant = await readFile(storage.pathOf(`videos/${id}/hls/v1/index.m3u8`), 'utf8');
-    expect(variant).toContain('#EXT-X-MAP:URI="init_1.mp4"');
+    // One audio rendition, shared by every video rung.
+    expect(master).toMatch(/#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="group_audio".*URI="audio\/index.m3u8"/);
+    const variant = await readFile(storage.pathOf(`videos/${id}/hls/360p/index.m3u8`), 'utf8');
+    expect(variant).toMatch(/#EXT-X-MAP:URI="init_\d+.mp4"/);
     expect(variant).toContain('#EXTINF:4.000000,');
-    const segment = path.join(tmp, 'seg0.mp4');
-    await writeFile(
-      segment,
-      Buffer.concat([await readFile(storage.pathOf(`videos/${id}/hls/v1/init_1.mp4`)), await readFile(storage.pathOf(`videos/${id}/hls/v1/seg_00000.m4s`))]),
-    );
-    const seg = await ffprobeJson(segment);
-    expect(seg.streams.map((s: { codec_name: string }) => s.codec_name).sort()).toEqual(['aac', 'h264']);
+    const joined = async (rendition: string) => {
+      const files = (await readdir(storage.pathOf(`videos/${id}/hls/${rendition}`))).sort();
+      const file = path.join(tmp, `${rendition}-seg0.mp4`);
+      const init = files.find((f) => f.startsWith('init'))!;
+      await writeFile(file, Buffer.concat([await readFile(storage.pathOf(`videos/${id}/hls/${rendition}/${init}`)), await readFile(storage.pathOf(`videos/${id}/hls/${rendition}/seg_00000.m4s`))]));
+      return probeJson(file);
+    };
+    const seg = await joined('360p');
+    expect(seg.streams.map((s) => s.codec_name)).toEqual(['h264']);
     expect(Number(seg.format.duration)).toBeCloseTo(4, 0);
+    expect((await joined('audio')).streams.map((s) => s.codec_name)).toEqual(['aac']);
+    const progressive = await probeJson(storage.pathOf(`videos/${id}/progressive.mp4`));
+    expect(progressive.streams.map((s) => (s.codec_type === 'video' ? `${s.codec_name} ${s.width}x${s.height}` : s.codec_name))).toEqual(['h264 640x360', 'aac']);
     const vtt = await readFile(storage.pathOf(`videos/${id}/storyboard.vtt`), 'utf8');
     expect(vtt).toContain('storyboard.jpg#xywh=160,0,160,90');
 
@@ -255,7 +258,7 @@ describe('upload -> transcode -> playback', () => {
     const m = await t.app.inject({ method: 'GET', url: ready.videoFile.url });
     expect(m.headers['content-type']).toBe('application/vnd.apple.mpegurl');
     expect(m.headers['cache-control']).toBe('private, no-store');
-    const segmentUrl = ready.videoFile.url.replace('master.m3u8', 'v0/seg_00000.m4s');
+    const segmentUrl = ready.videoFile.url.replace('master.m3u8', '240p/seg_00000.m4s');
     const range = await t.app.inject({ method: 'GET', url: segmentUrl, headers: { range: 'bytes=0-99' } });
     expect(range.statusCode).toBe(206);
     expect(range.headers['content-type']).toBe('video/iso.segment');
@@ -274,7 +277,7 @@ describe('upload -> transcode -> playback', () => {
     expect(existsSync(storage.pathOf(`originals/${id}`))).toBe(false);
   });
 
-  it('keeps an uploaded thumbnail instead of grabbing a poster; a missing source fails after the last attempt', async () => {
+  it('keeps an uploaded thumbnail instead of grabbing a poster; a source the engine cannot read fails at once, without retries', async () => {
     const owner = await createUser(t.ctx);
     const auth = await bearer(t.ctx, owner);
     const res = await postChunk(t.app, auth, { uniqueId: 'thumb', chunkNumber: 0, totalChunks: 1 }, clip, { isLastChunk: 'true', title: 'With thumb' }, {
@@ -296,8 +299,9 @@ describe('upload -> transcode -> playback', () => {
     const log = memoryLog();
     await createWorker(t.ctx, log, { backoffMs: 0 }).drain();
     const failed = (await t.app.inject({ method: 'GET', url: `/api/v1/videos/${brokenId}`, headers: auth })).json().data;
-    expect(failed).toMatchObject({ status: 'failed', failureReason: expect.stringContaining('ffprobe') });
-    expect(log.lines.filter((l) => l.msg === 'job failed')).toHaveLength(3);
+    expect(failed).toMatchObject({ status: 'failed', failureReason: expect.stringContaining('This video could not be processed') });
+    // Another attempt would fail the same way: one try, then failed.
+    expect(log.lines.filter((l) => l.msg === 'job failed')).toHaveLength(1);
   });
 });
 

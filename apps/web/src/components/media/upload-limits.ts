@@ -1,4 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import { VIDEO_UPLOAD } from '@glimpse/contract';
 import { api } from '@/lib/api-client.ts';
 
 /** Size limits the server enforces (GET config), in MB; chunkBytes is the upload chunk. */
@@ -12,14 +13,30 @@ export interface UploadLimits {
 /** Used until GET config answers: the spec's values (§5: 50 for video, 15 for other files, 1 for thumbnails). */
 export const DEFAULT_LIMITS: UploadLimits = { videoMb: 50, thumbnailMb: 1, imageMb: 15, chunkBytes: 3 * 1024 * 1024 };
 
-export const limitsQueryOptions = queryOptions({
-  queryKey: ['config', 'limits'],
-  queryFn: ({ signal }) => api.get<{ limits: UploadLimits }>('config', undefined, signal).then((r) => r.data.limits),
+/** Whether this server can process videos at all (GET config), and why not. */
+export interface UploadAvailability {
+  available: boolean;
+  reason?: string;
+}
+
+interface PublicConfig {
+  limits: UploadLimits;
+  uploads: UploadAvailability;
+}
+
+export const configQueryOptions = queryOptions({
+  queryKey: ['config'],
+  queryFn: ({ signal }) => api.get<PublicConfig>('config', undefined, signal).then((r) => r.data),
   staleTime: Infinity,
 });
 
 export function useUploadLimits(): UploadLimits {
-  return useQuery(limitsQueryOptions).data ?? DEFAULT_LIMITS;
+  return useQuery(configQueryOptions).data?.limits ?? DEFAULT_LIMITS;
+}
+
+/** Until GET config answers, uploads are taken to work (the server refuses them clearly if not). */
+export function useUploadAvailability(): UploadAvailability {
+  return useQuery(configQueryOptions).data?.uploads ?? { available: true };
 }
 
 export const IMAGE_TYPES = ['image/png', 'image/jpeg'];
@@ -28,9 +45,16 @@ export const IMAGE_ACCEPT = IMAGE_TYPES.join(',');
 /** The message for a file that breaks the rules of spec §5, or null when it is fine. */
 export function fileProblem(file: File, kind: 'image' | 'video', limitMb: number): string | null {
   if (kind === 'image' && !IMAGE_TYPES.includes(file.type)) return 'Only png and jpeg images are allowed';
-  if (kind === 'video' && !isMp4(file)) return 'Only mp4 videos are allowed';
+  if (kind === 'video' && !isVideoFile(file)) return VIDEO_TYPE_PROBLEM;
   if (file.size > limitMb * 1024 * 1024) return `File size should not exceed ${limitMb}MB`;
   return null;
 }
 
-export const isMp4 = (file: File) => file.type === 'video/mp4' || (file.type === '' && /\.mp4$/i.test(file.name));
+export const VIDEO_ACCEPT = [...VIDEO_UPLOAD.mimeTypes, ...VIDEO_UPLOAD.extensions.map((e) => `.${e}`)].join(',');
+export const VIDEO_TYPE_PROBLEM = `Upload a video file (${VIDEO_UPLOAD.text})`;
+
+/** By type, or by name when the browser knows no type for it (mkv often has none); the server checks the content. */
+export function isVideoFile(file: File): boolean {
+  const ext = /\.([a-z0-9]+)$/i.exec(file.name)?.[1]?.toLowerCase() ?? '';
+  return (VIDEO_UPLOAD.mimeTypes as readonly string[]).includes(file.type) || (VIDEO_UPLOAD.extensions as readonly string[]).includes(ext);
+}

@@ -3,7 +3,8 @@ import { FileVideo, Upload } from 'lucide-react';
 import { useRef, useState, type DragEvent, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
 import { ImagePickButton } from '@/components/media/image-pick-button.tsx';
-import { fileProblem, useUploadLimits } from '@/components/media/upload-limits.ts';
+import { VIDEO_UPLOAD } from '@glimpse/contract';
+import { fileProblem, useUploadLimits, VIDEO_ACCEPT } from '@/components/media/upload-limits.ts';
 import { Button } from '@/components/ui/button.tsx';
 import { Dialog } from '@/components/ui/dialog.tsx';
 import { TextField } from '@/components/ui/text-field.tsx';
@@ -18,7 +19,7 @@ export interface UploadRequest {
 }
 
 /**
- * The upload form (spec §2, §5): an mp4 picked or dropped, a thumbnail, title and
+ * The upload form (spec §2, §5): a video (mp4, or another everyday format) picked or dropped, a thumbnail, title and
  * description. Submitting with any of them missing or blank does nothing.
  */
 export function UploadFormDialog({ onClose, onSubmit }: { onClose: () => void; onSubmit: (req: UploadRequest) => void }) {
@@ -63,11 +64,13 @@ export function UploadFormDialog({ onClose, onSubmit }: { onClose: () => void; o
         >
           {file ? <FileVideo className="size-8 text-blue-600" aria-hidden /> : <Upload className="size-8 text-zinc-500" aria-hidden />}
           <p className="text-sm font-medium">{file ? `${file.name} (${formatSize(file.size)})` : 'Drag and drop a video file to upload'}</p>
-          <p className="text-xs text-zinc-600">mp4, up to {limits.videoMb}MB</p>
+          <p className="text-xs text-zinc-600">
+            {VIDEO_UPLOAD.text}, up to {limits.videoMb}MB
+          </p>
           <input
             ref={input}
             type="file"
-            accept="video/mp4"
+            accept={VIDEO_ACCEPT}
             aria-label="Video file"
             className="sr-only"
             tabIndex={-1}

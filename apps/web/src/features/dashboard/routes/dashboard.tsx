@@ -2,6 +2,7 @@ import { Upload } from 'lucide-react';
 import { useState } from 'react';
 import toast from 'react-hot-toast';
 import { Link } from 'react-router';
+import { useUploadAvailability } from '@/components/media/upload-limits.ts';
 import { Button } from '@/components/ui/button.tsx';
 import { ConfirmDialog } from '@/components/ui/dialog.tsx';
 import { EmptyState } from '@/components/ui/empty-state.tsx';
@@ -26,6 +27,7 @@ export default function DashboardRoute() {
   const videos = useDashboardVideos();
   const refresh = useRefreshDashboard();
   const upload = useUploadJob(() => void refresh());
+  const uploads = useUploadAvailability();
   const [formOpen, setFormOpen] = useState(false);
   const [progressOpen, setProgressOpen] = useState(false);
   const [editing, setEditing] = useState<DashboardVideo | null>(null);
@@ -55,12 +57,24 @@ export default function DashboardRoute() {
             </Button>
           )}
           <Button
-            onClick={() => (job?.state === 'uploading' ? toast.error(WAIT_MESSAGE, { id: WAIT_MESSAGE }) : setFormOpen(true))}
+            onClick={() =>
+              !uploads.available
+                ? toast.error(uploads.reason ?? '', { id: 'uploads-unavailable' })
+                : job?.state === 'uploading'
+                  ? toast.error(WAIT_MESSAGE, { id: WAIT_MESSAGE })
+                  : setFormOpen(true)
+            }
           >
             <Upload className="size-4" aria-hidden /> Upload Video
           </Button>
         </div>
       </div>
+
+      {!uploads.available && (
+        <p role="alert" className="rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900">
+          {uploads.reason}
+        </p>
+      )}
 
       <StatCards stats={stats.data} />
       {list.length > 0 && <ViewsChart videos={list} />}

@@ -1,0 +1,87 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clipJob } from '@glimpse/media';
+import { BundledEngine, createMediaEngine, MediaStoppedError, MediaToolError, SystemEngine } from './engine.ts';
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), 'glimpse-engine-'));
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+const bundled = new BundledEngine();
+/** Ten minutes of picture: long enough that only a bound or a cancel ends it within the test. */
+const endless = () => clipJob({ out: path.join(dir, `long-${Math.random()}.mkv`), seconds: 600, width: 1280, height: 720, container: 'matroska', audio: false });
+const isAlive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+describe('media engine', () => {
+  it('uses the bundled FFmpeg unless FFMPEG_PATH or MEDIA_ENGINE=system says otherwise', () => {
+    expect(createMediaEngine({ engine: 'auto' }).name).toBe('bundled');
+    expect(createMediaEngine({ engine: 'auto', ffmpegPath: '/opt/ff/ffmpeg' })).toMatchObject({ name: 'system', bins: { ffmpeg: '/opt/ff/ffmpeg', ffprobe: '/opt/ff/ffprobe' } });
+    expect(createMediaEngine({ engine: 'system' }, dir)).toMatchObject({ name: 'system', bins: { ffmpeg: 'ffmpeg' } });
+    expect(createMediaEngine({ engine: 'bundled', ffmpegPath: '/opt/ff/ffmpeg' }).name).toBe('bundled');
+  });
+
+  it('reports a current FFmpeg with everything the ladder needs; a system binary that does not run is named', async () => {
+    const status = await bundled.check();
+    expect(status.problems).toEqual([]);
+    expect(Number(status.version.split('.')[0])).toBeGreaterThanOrEqual(7);
+    const missing = await new SystemEngine({ ffmpeg: path.join(dir, 'no-such-ffmpeg'), ffprobe: 'x' }).check();
+    expect(missing.problems[0]).toMatch(/no-such-ffmpeg does not run/);
+  });
+
+  it('stops a run when cancelled, killing the child within a second', async () => {
+    const cancel = new AbortController();
+    let pid = 0;
+    const run = bundled.run(endless(), { signal: cancel.signal, onProgress: () => void (pid ||= findRunner()) });
+    await new Promise((r) => setTimeout(r, 1500));
+    const t0 = Date.now();
+    cancel.abort();
+    await expect(run).rejects.toThrow(MediaStoppedError);
+    expect(Date.now() - t0).toBeLessThan(1000);
+    expect(pid).toBeGreaterThan(0);
+    expect(isAlive(pid)).toBe(false);
+  });
+
+  it('stops a run past its time limit, and one that makes no progress', async () => {
+    await expect(bundled.run(endless(), { timeoutSeconds: 2 })).rejects.toThrow('took longer than 2 s');
+    // A binary that says nothing at all: the stall watch ends it.
+    const silent = path.join(dir, 'silent-ffmpeg');
+    await writeFile(silent, '#!/bin/sh\nexec sleep 60\n');
+    await chmod(silent, 0o755);
+    const t0 = Date.now();
+    await expect(new SystemEngine({ ffmpeg: silent, ffprobe: silent }).run(endless(), { stallSeconds: 1 })).rejects.toThrow('made no progress for 1 s');
+    expect(Date.now() - t0).toBeLessThan(5000);
+  });
+
+  it('tells a file it cannot read (MediaToolError) from its own failures', async () => {
+    const junk = path.join(dir, 'junk.mp4');
+    await writeFile(junk, 'not media');
+    await expect(bundled.probe(junk)).rejects.toThrow(MediaToolError);
+  });
+});
+
+/** The pid of a running av-runner child of this process, from /proc. */
+function findRunner(): number {
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const cmd = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+      if (Number(stat.split(') ')[1]!.split(' ')[1]) === process.pid && cmd.includes('av-runner')) return Number(entry);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return 0;
+}

@@ -1,0 +1,252 @@
+import { spawn } from 'node:child_process';
+import { accessSync, constants } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildProbeArgs, ProgressParser, toFfmpegArgs, type MediaJob, type RawProbe } from '@glimpse/media';
+import type { Config } from '../config.ts';
+import { ENGINE_NEEDS } from './engine-needs.ts';
+
+/** The file made the engine fail (bad or hostile media): the uploader's problem, not the server's. */
+export class MediaToolError extends Error {}
+
+/** The engine was stopped by a bound (stall, time limit) or by a cancel: the reason is for the owner. */
+export class MediaStoppedError extends Error {}
+
+export interface RunOptions {
+  /** Seconds of output written so far. */
+  onProgress?: (seconds: number) => void;
+  signal?: AbortSignal;
+  /** Stop when no progress has been reported for this long. */
+  stallSeconds?: number;
+  /** Stop after this long in all. */
+  timeoutSeconds?: number;
+}
+
+export interface EngineStatus {
+  engine: 'bundled' | 'system';
+  version: string;
+  /** What the engine lacks of ENGINE_NEEDS, or why it could not start; empty when usable. */
+  problems: string[];
+}
+
+export interface MediaEngine {
+  readonly name: 'bundled' | 'system';
+  /** The file in ffprobe's JSON shape; MediaToolError when it cannot be read as media. */
+  probe(file: string, signal?: AbortSignal): Promise<RawProbe>;
+  /** Runs a job; resolves with the seconds of output written. */
+  run(job: MediaJob, opts?: RunOptions): Promise<{ outSeconds: number }>;
+  check(): Promise<EngineStatus>;
+}
+
+interface Spawned {
+  bin: string;
+  args: string[];
+  cwd?: string;
+  /** Called with each chunk of stdout; returns the progress seconds it saw, if any. */
+  onStdout?: (text: string) => number | undefined;
+}
+
+/**
+ * Runs a child under the bounds: killed (the whole process, SIGKILL) on abort, when it reports
+ * no progress for `stallSeconds`, or after `timeoutSeconds`. Resolves with stdout.
+ */
+function supervise(p: Spawned, opts: RunOptions = {}): Promise<string> {
+  return new Promise((resolve, reject) => {
+    if (opts.signal?.aborted) return reject(new MediaStoppedError('cancelled'));
+    const child = spawn(p.bin, p.args, { cwd: p.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    let stopped: string | undefined;
+    let lastProgress = -1;
+    let lastProgressAt = Date.now();
+    const stop = (reason: string) => {
+      if (stopped) return;
+      stopped = reason;
+      child.kill('SIGKILL');
+    };
+    const onAbort = () => stop('cancelled');
+    opts.signal?.addEventListener('abort', onAbort, { once: true });
+    const timers: NodeJS.Timeout[] = [];
+    if (opts.timeoutSeconds) timers.push(setTimeout(() => stop(`took longer than ${Math.round(opts.timeoutSeconds!)} s`), opts.timeoutSeconds * 1000));
+    if (opts.stallSeconds) {
+      const every = Math.min(1000, opts.stallSeconds * 250);
+      timers.push(
+        setInterval(() => {
+          if (Date.now() - lastProgressAt > opts.stallSeconds! * 1000) stop(`made no progress for ${opts.stallSeconds} s`);
+        }, every),
+      );
+    }
+    child.stdout.setEncoding('utf8').on('data', (d: string) => {
+      const seconds = p.onStdout?.(d);
+      if (seconds === undefined) {
+        stdout += d;
+        return;
+      }
+      if (seconds > lastProgress) {
+        lastProgress = seconds;
+        lastProgressAt = Date.now();
+        opts.onProgress?.(seconds);
+      }
+    });
+    child.stderr.setEncoding('utf8').on('data', (d: string) => {
+      stderr = (stderr + d).slice(-4000);
+    });
+    const done = () => {
+      timers.forEach((t) => clearTimeout(t));
+      opts.signal?.removeEventListener('abort', onAbort);
+    };
+    // Not a MediaToolError: a missing binary is our fault, not the file's.
+    child.on('error', (err) => {
+      done();
+      reject(new Error(`${path.basename(p.bin)} could not run: ${err.message}`));
+    });
+    child.on('close', (code, signal) => {
+      done();
+      if (stopped) reject(new MediaStoppedError(stopped));
+      else if (code === 0) resolve(stdout);
+      else reject(new MediaToolError(`media engine exited with ${code ?? signal}: ${stderr.trim().split('\n').slice(-3).join(' | ')}`));
+    });
+  });
+}
+
+const SERVER_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const RUNNER = path.join(SERVER_DIR, 'src/media/av-runner.ts');
+
+/** Lines of JSON from the runner: progress lines are consumed, the rest is the result. */
+function runnerLines() {
+  let buffer = '';
+  let result = '';
+  return {
+    onStdout(text: string): number | undefined {
+      buffer += text;
+      const lines = buffer.split('\n');
+      buffer = lines.pop() ?? '';
+      let seconds: number | undefined;
+      for (const line of lines) {
+        const msg = JSON.parse(line) as { progress?: number };
+        if (typeof msg.progress === 'number') seconds = msg.progress;
+        else result = line;
+      }
+      return seconds ?? -1;
+    },
+    result: () => JSON.parse(result || buffer) as Record<string, unknown>,
+  };
+}
+
+/** FFmpeg's libraries from the node-av npm package, driven by av-runner.ts in a child process. */
+export class BundledEngine implements MediaEngine {
+  readonly name = 'bundled';
+
+  private async call(op: 'probe' | 'run' | 'check', req: object, opts?: RunOptions): Promise<Record<string, unknown>> {
+    const lines = runnerLines();
+    await supervise({ bin: process.execPath, args: ['--import', 'tsx', RUNNER, op, JSON.stringify(req)], cwd: SERVER_DIR, onStdout: lines.onStdout }, opts);
+    return lines.result();
+  }
+
+  async probe(file: string, signal?: AbortSignal): Promise<RawProbe> {
+    return (await this.call('probe', { file }, { signal, timeoutSeconds: 120 })).probe as RawProbe;
+  }
+
+  async run(job: MediaJob, opts?: RunOptions): Promise<{ outSeconds: number }> {
+    const r = await this.call('run', { job }, opts);
+    return { outSeconds: Number(r.outSeconds ?? 0) };
+  }
+
+  async check(): Promise<EngineStatus> {
+    try {
+      const r = (await this.call('check', {}, { timeoutSeconds: 60 })) as { version: string; missing: string[] };
+      return { engine: this.name, version: r.version, problems: r.missing };
+    } catch (err) {
+      return { engine: this.name, version: 'unknown', problems: [`the bundled engine (node-av) does not load here: ${(err as Error).message}`] };
+    }
+  }
+}
+
+/** Names in the second column of `ffmpeg -encoders` / `-decoders` / `-muxers` / `-demuxers` / `-filters`. */
+function listed(text: string): Set<string> {
+  const names = new Set<string>();
+  for (const line of text.split('\n')) {
+    const cols = line.trim().split(/\s+/);
+    if (cols.length >= 2) for (const n of cols[1]!.split(',')) names.add(n);
+  }
+  return names;
+}
+
+/** A system ffmpeg/ffprobe (FFMPEG_PATH / FFPROBE_PATH, else the PATH): the operator's override. */
+export class SystemEngine implements MediaEngine {
+  readonly name = 'system';
+  constructor(private readonly bins: { ffmpeg: string; ffprobe: string }) {}
+
+  async probe(file: string, signal?: AbortSignal): Promise<RawProbe> {
+    const json = await supervise({ bin: this.bins.ffprobe, args: buildProbeArgs(file) }, { signal, timeoutSeconds: 120 });
+    try {
+      return JSON.parse(json) as RawProbe;
+    } catch {
+      throw new MediaToolError('ffprobe output is not JSON');
+    }
+  }
+
+  async run(job: MediaJob, opts?: RunOptions): Promise<{ outSeconds: number }> {
+    const parser = new ProgressParser();
+    let outSeconds = 0;
+    await supervise(
+      {
+        bin: this.bins.ffmpeg,
+        args: toFfmpegArgs(job),
+        onStdout: (t) => {
+          for (const u of parser.push(t)) outSeconds = Math.max(outSeconds, u.outTimeSeconds);
+          return outSeconds;
+        },
+      },
+      opts,
+    );
+    return { outSeconds };
+  }
+
+  async check(): Promise<EngineStatus> {
+    const ask = (flag: string) => supervise({ bin: this.bins.ffmpeg, args: ['-hide_banner', flag] }, { timeoutSeconds: 30 });
+    try {
+      const version = (await ask('-version')).split('\n')[0]?.replace(/^ffmpeg version /, '').split(' ')[0] ?? 'unknown';
+      const [enc, dec, mux, demux, filters] = await Promise.all(['-encoders', '-decoders', '-muxers', '-demuxers', '-filters'].map(ask).map((p) => p.then(listed)));
+      const missing = [
+        ...ENGINE_NEEDS.decoders.filter((n) => !dec!.has(n)).map((n) => `decoder ${n}`),
+        ...ENGINE_NEEDS.encoders.filter((n) => !enc!.has(n)).map((n) => `encoder ${n}`),
+        ...ENGINE_NEEDS.muxers.filter((n) => !mux!.has(n)).map((n) => `muxer ${n}`),
+        ...ENGINE_NEEDS.demuxers.filter((n) => !demux!.has(n)).map((n) => `demuxer ${n}`),
+        ...ENGINE_NEEDS.filters.filter((n) => !filters!.has(n)).map((n) => `filter ${n}`),
+      ];
+      return { engine: this.name, version, problems: missing };
+    } catch (err) {
+      return { engine: this.name, version: 'unknown', problems: [`${this.bins.ffmpeg} does not run: ${(err as Error).message}`] };
+    }
+  }
+}
+
+function isExecutable(file: string): boolean {
+  try {
+    accessSync(file, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const onPath = (name: string, envPath = process.env.PATH ?? ''): string | undefined =>
+  envPath
+    .split(path.delimiter)
+    .filter(Boolean)
+    .map((dir) => path.join(dir, name))
+    .find(isExecutable);
+
+/**
+ * MEDIA_ENGINE=bundled (FFmpeg inside the node-av npm package: what `npm install` brings), or
+ * system (FFMPEG_PATH/FFPROBE_PATH, else ffmpeg/ffprobe on the PATH). `auto`: system when
+ * FFMPEG_PATH is set, else bundled.
+ */
+export function createMediaEngine(media: Pick<Config['media'], 'engine' | 'ffmpegPath' | 'ffprobePath'>, envPath?: string): MediaEngine {
+  const system = media.engine === 'system' || (media.engine === 'auto' && media.ffmpegPath !== undefined);
+  if (!system) return new BundledEngine();
+  const ffmpeg = media.ffmpegPath ?? onPath('ffmpeg', envPath) ?? 'ffmpeg';
+  const ffprobe = media.ffprobePath ?? (media.ffmpegPath ? path.join(path.dirname(media.ffmpegPath), 'ffprobe') : undefined) ?? onPath('ffprobe', envPath) ?? 'ffprobe';
+  return new SystemEngine({ ffmpeg, ffprobe });
+}
