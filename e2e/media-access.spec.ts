@@ -11,7 +11,7 @@ function mediaAnswers(page: Page): { url: string; status: number; cache: string 
   return seen;
 }
 
-// ADR 008: the same player, through the private links of its owner and the public links of everyone.
+// ADR 009: the same player, through the private links of its owner and the public links of everyone.
 test('the owner plays an unpublished video from private links; once published anyone plays it from public links that die when it is unpublished', async ({
   page,
   request,

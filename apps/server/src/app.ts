@@ -30,7 +30,7 @@ import { videosRoutes } from './modules/videos/videos.routes.ts';
 import { uploadsRoutes } from './modules/uploads/uploads.routes.ts';
 import { historyRoutes } from './modules/history/history.routes.ts';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
-import { mediaRoutes } from './modules/media/media.routes.ts';
+import { mediaAccessRoutes } from './modules/media-access/media-access.routes.ts';
 import { databaseRateLimitStore } from './lib/rate-limit-store.ts';
 
 export type App = FastifyInstance;
@@ -122,7 +122,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   await app.register(historyRoutes, { prefix: API_PREFIX, ctx });
   await app.register(dashboardRoutes, { prefix: API_PREFIX, ctx });
 
-  await app.register(mediaRoutes, { ctx });
+  await app.register(mediaAccessRoutes, { ctx });
   const webDist = ctx.config.webDist;
   const hasWeb = existsSync(`${webDist}/index.html`);
   if (hasWeb) {

@@ -8,18 +8,28 @@ import { createVideo } from './harness.ts';
 /** The upload as a phone sends it: the bytes that must never leak (a GPS position among them). */
 export const ORIGINAL_BYTES = Buffer.from('....ftypqt  ....moov....udta.\u00a9xyz+48.8584+002.2945/ original bytes');
 
+const variant = (segments: number) =>
+  '#EXTM3U\n#EXT-X-VERSION:7\n#EXT-X-TARGETDURATION:4\n#EXT-X-PLAYLIST-TYPE:VOD\n#EXT-X-MAP:URI="init.mp4"\n' +
+  Array.from({ length: segments }, (_, i) => `#EXTINF:4.000,\nseg_0000${i}.m4s\n`).join('') +
+  '#EXT-X-ENDLIST\n';
+
 /**
- * Every file a ready video has, as the transcoder names them (tiny stand-ins, no transcode): the
- * playlists reference their children relatively, like ffmpeg's, and the storyboard its sprite.
+ * The files a player loads from a ready video, as the transcoder names them (tiny stand-ins, no
+ * transcode): the master names the audio group and the rendition relatively, each playlist its
+ * init and segments, the storyboard its sprite.
  */
-function readyFiles(prefix: string): Record<string, string> {
+function playableFiles(prefix: string): Record<string, string> {
   return {
-    [`${prefix}/hls/master.m3u8`]: '#EXTM3U\n#EXT-X-VERSION:7\n#EXT-X-STREAM-INF:BANDWIDTH=300000,RESOLUTION=320x240\nv0/index.m3u8\n',
-    [`${prefix}/hls/v0/index.m3u8`]:
-      '#EXTM3U\n#EXT-X-VERSION:7\n#EXT-X-TARGETDURATION:4\n#EXT-X-PLAYLIST-TYPE:VOD\n#EXT-X-MAP:URI="init.mp4"\n#EXTINF:4.000,\nseg_00000.m4s\n#EXTINF:2.000,\nseg_00001.m4s\n#EXT-X-ENDLIST\n',
-    [`${prefix}/hls/v0/init.mp4`]: 'init segment',
-    [`${prefix}/hls/v0/seg_00000.m4s`]: 'media segment 0 0123456789',
-    [`${prefix}/hls/v0/seg_00001.m4s`]: 'media segment 1',
+    [`${prefix}/hls/master.m3u8`]:
+      '#EXTM3U\n#EXT-X-VERSION:7\n#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="audio",NAME="audio",DEFAULT=YES,AUTOSELECT=YES,URI="audio/index.m3u8"\n' +
+      '#EXT-X-STREAM-INF:BANDWIDTH=300000,RESOLUTION=320x240,AUDIO="audio"\n240p/index.m3u8\n',
+    [`${prefix}/hls/240p/index.m3u8`]: variant(2),
+    [`${prefix}/hls/240p/init.mp4`]: 'init segment',
+    [`${prefix}/hls/240p/seg_00000.m4s`]: 'media segment 0 0123456789',
+    [`${prefix}/hls/240p/seg_00001.m4s`]: 'media segment 1',
+    [`${prefix}/hls/audio/index.m3u8`]: variant(1),
+    [`${prefix}/hls/audio/init.mp4`]: 'audio init segment',
+    [`${prefix}/hls/audio/seg_00000.m4s`]: 'audio segment 0',
     [`${prefix}/poster.jpg`]: 'poster image',
     [`${prefix}/storyboard.jpg`]: 'storyboard sprite',
     [`${prefix}/storyboard.vtt`]: 'WEBVTT\n\n00:00:00.000 --> 00:00:04.000\nstoryboard.jpg#xywh=0,0,160,90\n',
@@ -28,8 +38,10 @@ function readyFiles(prefix: string): Record<string, string> {
 
 export interface StoredVideo {
   id: string;
-  /** Every stored key of the video's media, the original's last. */
+  /** Every stored key of the video: what a player loads, the progressive mp4 and, last, the original. */
   keys: string[];
+  /** The keys a player loads (master, playlists, inits, segments, storyboard, sprite, poster). */
+  playable: string[];
   mediaToken: string;
 }
 
@@ -41,7 +53,7 @@ export async function storeReadyVideo(
 ): Promise<StoredVideo> {
   const id = newId();
   const prefix = videoMediaPrefix(id);
-  const files = readyFiles(prefix);
+  const files = { ...playableFiles(prefix), [`${prefix}/progressive.mp4`]: 'progressive mp4' };
   for (const [key, body] of Object.entries(files)) await ctx.storage.putBuffer(key, Buffer.from(body));
   await ctx.storage.putBuffer(originalKey(id), ORIGINAL_BYTES);
   const row = await createVideo(ctx, owner, {
@@ -49,10 +61,11 @@ export async function storeReadyVideo(
     hlsKey: `${prefix}/hls/master.m3u8`,
     storyboardKey: `${prefix}/storyboard.vtt`,
     thumbnailKey: `${prefix}/poster.jpg`,
+    progressiveKey: `${prefix}/progressive.mp4`,
     sourceKey: originalKey(id),
     ...over,
   });
-  return { id, keys: [...Object.keys(files), originalKey(id)], mediaToken: row.mediaToken };
+  return { id, keys: [...Object.keys(files), originalKey(id)], playable: Object.keys(playableFiles(prefix)), mediaToken: row.mediaToken };
 }
 
 export interface Fetched {

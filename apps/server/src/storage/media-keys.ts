@@ -1,5 +1,5 @@
 /**
- * Where each kind of file lives in storage (ADR 008). The prefix decides who may read a file:
+ * Where each kind of file lives in storage (ADR 009). The prefix decides who may read a file:
  * - `videos/{id}/`: a video's derived media (HLS ladder, poster, thumbnails, storyboard), served
  *   only through the media route's checks (public token or signed link), never at its bare key;
  * - `originals/{id}/`: the uploaded original, never served as media; its owner downloads it;
@@ -9,7 +9,7 @@ export const videoMediaPrefix = (videoId: string): string => `videos/${videoId}`
 
 /**
  * The upload as received (metadata and all): a private key, read by the transcoder and the owner's
- * download. (Before ADR 008 it was `videos/{id}/source.mp4`; migration 0600 moved it.)
+ * download. (Before ADR 009 it was `videos/{id}/source.mp4`; migration 0620 moved it.)
  */
 export const originalKey = (videoId: string): string => `originals/${videoId}/source.mp4`;
 

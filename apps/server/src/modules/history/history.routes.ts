@@ -3,7 +3,7 @@ import { pageQuery, videoMessages } from '@glimpse/contract';
 import type { ModuleOptions } from '../../context.ts';
 import { ok } from '../../lib/reply.ts';
 import { requireViewer } from '../../plugins/viewer.ts';
-import { mediaUrls } from '../media/media-links.ts';
+import { mediaUrls } from '../media-access/media-links.ts';
 import { toVideo } from '../videos/videos.presenter.ts';
 import { mappedPage, pageWindow } from '../videos/videos.service.ts';
 import { HistoryRepository } from './history.repository.ts';

@@ -4,7 +4,7 @@ import { badRequest, notFound } from '../../lib/errors.ts';
 import { pageOf, pageWindow } from '../../lib/keyset.ts';
 import { imageRef } from '../users/users.presenter.ts';
 import { UsersRepository } from '../users/users.repository.ts';
-import { mediaUrls } from '../media/media-links.ts';
+import { mediaUrls } from '../media-access/media-links.ts';
 import { toVideoCard } from '../videos/videos.presenter.ts';
 import { SubscriptionsRepository } from './subscriptions.repository.ts';
 

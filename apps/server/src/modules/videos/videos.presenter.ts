@@ -1,5 +1,5 @@
 import type { Video, VideoCard } from '@glimpse/contract';
-import { urlRef, type MediaUrls } from '../media/media-links.ts';
+import { urlRef, type MediaUrls } from '../media-access/media-links.ts';
 import { toOwner } from '../users/users.presenter.ts';
 import type { VideoCardRow } from './video-cards.repository.ts';
 import type { VideoRow } from './videos.repository.ts';

@@ -17,8 +17,8 @@ import type { ModuleOptions } from '../../context.ts';
 import { readMultipart } from '../../lib/multipart.ts';
 import { ok } from '../../lib/reply.ts';
 import { requireViewer } from '../../plugins/viewer.ts';
-import { PRIVATE_CACHE } from '../media/media.service.ts';
-import { sendStored } from '../media/send-stored.ts';
+import { PRIVATE_CACHE } from '../media-access/media-access.service.ts';
+import { sendStored } from '../media-access/send-stored.ts';
 import { parseFields } from './form.ts';
 import { VideosService } from './videos.service.ts';
 
@@ -80,7 +80,7 @@ export const videosRoutes: FastifyPluginAsyncZod<ModuleOptions> = async (app, { 
     },
   );
 
-  // The upload as received, metadata and all: its owner's only (ADR 008).
+  // The upload as received, metadata and all: its owner's only (ADR 009).
   app.get('/videos/:id/original', { schema: { tags, params: videoIdParam, security: [{ bearer: [] }] } }, async (request, reply) => {
     const viewer = requireViewer(request, LOGIN_TO_EDIT);
     const original = await service.original(request.params.id, viewer.id);

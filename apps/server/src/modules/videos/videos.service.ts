@@ -7,7 +7,7 @@ import { decodeCursor, toPage, type CursorValue, type PageInfo } from '../../lib
 import { JobsRepository } from '../../jobs/jobs.repository.ts';
 import { HistoryRepository } from '../history/history.repository.ts';
 import { videoPrefixes } from '../../storage/media-keys.ts';
-import { mediaUrls, type MediaUrls } from '../media/media-links.ts';
+import { mediaUrls, type MediaUrls } from '../media-access/media-links.ts';
 import { imageRef } from '../users/users.presenter.ts';
 import { UsersRepository } from '../users/users.repository.ts';
 import { SearchRepository, type ChannelHit, type PlaylistHit } from './search.repository.ts';

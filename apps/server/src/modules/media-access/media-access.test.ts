@@ -15,7 +15,7 @@ import { injectGetter, keyOf, loadLikePlayer, ORIGINAL_BYTES, storeReadyVideo, t
 import { startS3, type TestS3 } from '../../../test/s3.ts';
 import type { UserRow } from '../users/users.repository.ts';
 import { MediaSigner } from './media-links.ts';
-import { PRIVATE_CACHE, PUBLIC_CACHE } from './media.service.ts';
+import { PRIVATE_CACHE, PUBLIC_CACHE } from './media-access.service.ts';
 
 const drivers = ['local disk', 'S3'] as const;
 
@@ -53,7 +53,6 @@ describe.each(drivers)('media access on %s', (driver) => {
     return res;
   };
   const videoAs = async (id: string, as?: UserRow) => (await api('GET', `/videos/${id}`, as)).json().data;
-  const mediaKeys = (v: StoredVideo) => v.keys.filter((k) => k !== originalKey(v.id));
   const refused = (f: Fetched) => f.status >= 400 && !f.body.includes(Buffer.from('segment')) && !f.body.includes(ORIGINAL_BYTES);
 
   /** Every URL shape someone without the owner's links could try for each stored file of `v`. */
@@ -99,8 +98,8 @@ describe.each(drivers)('media access on %s', (driver) => {
     expect(video.videoFile.url).toMatch(new RegExp(`^/media/videos/${v.id}/exp-\\d+-[\\w-]{43}/hls/master\\.m3u8$`));
     const fetched = await loadLikePlayer(get, video);
     expect(fetched.map((f) => [f.url, f.status]).filter(([, s]) => s !== 200)).toEqual([]);
-    // master, variant playlist, init, both segments, storyboard, sprite, poster: each file once.
-    expect(fetched.map((f) => keyOf(f.url)).sort()).toEqual(mediaKeys(v).sort());
+    // master, both playlists, their inits and segments, storyboard, sprite, poster: each file once.
+    expect(fetched.map((f) => keyOf(f.url)).sort()).toEqual([...v.playable].sort());
     for (const f of fetched) expect(f.headers['cache-control'], f.url).toBe(PRIVATE_CACHE);
     expect(fetched.find((f) => f.url.endsWith('/master.m3u8'))!.headers['content-type']).toBe('application/vnd.apple.mpegurl');
     expect(fetched.find((f) => f.url.endsWith('.m4s'))!.headers['content-type']).toBe('video/iso.segment');
@@ -116,7 +115,7 @@ describe.each(drivers)('media access on %s', (driver) => {
     expect(video.videoFile.url).toBe(`/media/videos/${v.id}/pub-${v.mediaToken}/hls/master.m3u8`);
     const fetched = await loadLikePlayer(get, video);
     expect(fetched.map((f) => [f.url, f.status]).filter(([, s]) => s !== 200)).toEqual([]);
-    expect(fetched.map((f) => keyOf(f.url)).sort()).toEqual(mediaKeys(v).sort());
+    expect(fetched.map((f) => keyOf(f.url)).sort()).toEqual([...v.playable].sort());
     for (const f of fetched) {
       expect(f.headers['cache-control'], f.url).toBe(PUBLIC_CACHE);
       expect(f.body.includes(ORIGINAL_BYTES)).toBe(false);
@@ -179,7 +178,7 @@ describe.each(drivers)('media access on %s', (driver) => {
 
   it('answers byte ranges and HEAD on media files', async () => {
     const v = await storeReadyVideo(ctx, owner);
-    const segment = `/media/videos/${v.id}/pub-${v.mediaToken}/hls/v0/seg_00000.m4s`;
+    const segment = `/media/videos/${v.id}/pub-${v.mediaToken}/hls/240p/seg_00000.m4s`;
     const range = await get(segment, { range: 'bytes=2-6' });
     expect([range.status, range.headers['content-range'], range.body.toString()]).toEqual([206, 'bytes 2-6/26', 'dia s']);
     const head = await app.inject({ method: 'HEAD', url: segment });
@@ -240,11 +239,11 @@ describe.each(drivers)('media access on %s', (driver) => {
     });
   });
 
-  it('moves the originals stored before ADR 008 out of the public folder when an older instance is upgraded', async () => {
+  it('moves the originals stored before ADR 009 out of the public folder when an older instance is upgraded', async () => {
     const client = await PGlite.create({ extensions: pgliteExtensions });
     const database = wrapPglite(client);
     try {
-      await migrate(database, { before: '0600' });
+      await migrate(database, { before: '0620' });
       const userId = newId();
       const ids = [newId(), newId()];
       await database.db.execute(

@@ -1,4 +1,4 @@
--- Media access (ADR 008).
+-- Media access (ADR 009).
 
 -- Public media URLs carry the video's media token; a new token is drawn whenever the video is
 -- published or unpublished, so a hidden video's old URLs stop working. Each existing row gets its

@@ -20,8 +20,8 @@ export interface MediaFile {
   cacheControl: string;
 }
 
-/** Decides what a `/media/...` path may serve (ADR 008). */
-export class MediaService {
+/** Decides what a `/media/...` path may serve (ADR 009). */
+export class MediaAccessService {
   private readonly cards: VideoCardsRepository;
   private readonly signer: MediaSigner;
 
