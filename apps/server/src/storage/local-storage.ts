@@ -8,7 +8,7 @@ import { assertSafeKey, type ReadRequest, type Storage, type StoredAnswer } from
 /** Larger reads than the 64 KiB default: fewer syscalls and event-loop turns per segment. */
 const READ_CHUNK = 1024 * 1024;
 
-/** Files under one root folder, served by the app at `/media/{key}`. */
+/** Files under one root folder; the app serves them at `/media/...` after its checks (ADR 009). */
 export class LocalStorage implements Storage {
   readonly kind = 'local' as const;
 
