@@ -1,8 +1,9 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifySchema, type FastifyServerOptions } from 'fastify';
 import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
+import type { HelmetOptions } from 'helmet';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
@@ -15,8 +16,10 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import { API_PREFIX } from '@glimpse/contract';
+import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
-import { errorBody, installErrorHandlers } from './plugins/errors.ts';
+import { errorBody, installErrorHandlers, routerErrorHandler } from './plugins/errors.ts';
+import { installInputGuard } from './plugins/input-guard.ts';
 import { viewerPlugin } from './plugins/viewer.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
@@ -32,12 +35,15 @@ import { historyRoutes } from './modules/history/history.routes.ts';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
 import { mediaAccessRoutes } from './modules/media-access/media-access.routes.ts';
 import { databaseRateLimitStore } from './lib/rate-limit-store.ts';
+import { tooManyRequestsMessage } from './lib/errors.ts';
 
 export type App = FastifyInstance;
 
 export interface RouteEntry {
   method: string;
   url: string;
+  /** The route's contract (zod schemas of params, querystring and body), for generated checks. */
+  schema?: FastifySchema;
 }
 
 declare module 'fastify' {
@@ -48,13 +54,35 @@ declare module 'fastify' {
 }
 
 export interface BuildOptions {
-  logger?: boolean | { level: string };
+  logger?: FastifyServerOptions['logger'];
+}
+
+/** helmet's options: for every answer, those of the router's refusals included (see routerErrorHandler). */
+function securityHeadersFor(config: Config) {
+  const s3 = config.s3?.publicUrl ? [config.s3.publicUrl] : [];
+  return {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        imgSrc: ["'self'", 'data:', 'blob:', ...s3],
+        mediaSrc: ["'self'", 'blob:', ...s3],
+        connectSrc: ["'self'", ...s3],
+        workerSrc: ["'self'", 'blob:'],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        scriptSrc: ["'self'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+  } satisfies HelmetOptions;
 }
 
 /** external plugins -> app plugins -> modules */
 export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promise<FastifyInstance> {
+  const securityHeaders = securityHeadersFor(ctx.config);
   const app = Fastify({
     logger: opts.logger ?? false,
+    frameworkErrors: routerErrorHandler(securityHeaders),
     // Off by default: a client could otherwise name any address in X-Forwarded-For and dodge the rate limits.
     trustProxy: ctx.config.trustProxy,
     bodyLimit: 1024 * 1024,
@@ -63,28 +91,15 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandlers(app);
+  installInputGuard(app);
   const routeTable: RouteEntry[] = [];
   app.decorate('routeTable', routeTable);
   app.addHook('onRoute', (route) => {
     if (!route.url.startsWith(API_PREFIX)) return;
-    for (const method of [route.method].flat()) if (method !== 'HEAD') routeTable.push({ method, url: route.url });
+    for (const method of [route.method].flat()) if (method !== 'HEAD') routeTable.push({ method, url: route.url, schema: route.schema });
   });
 
-  await app.register(helmet, {
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        imgSrc: ["'self'", 'data:', 'blob:', ...(ctx.config.s3?.publicUrl ? [ctx.config.s3.publicUrl] : [])],
-        mediaSrc: ["'self'", 'blob:', ...(ctx.config.s3?.publicUrl ? [ctx.config.s3.publicUrl] : [])],
-        connectSrc: ["'self'", ...(ctx.config.s3?.publicUrl ? [ctx.config.s3.publicUrl] : [])],
-        workerSrc: ["'self'", 'blob:'],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        scriptSrc: ["'self'"],
-        upgradeInsecureRequests: null,
-      },
-    },
-    crossOriginEmbedderPolicy: false,
-  });
+  await app.register(helmet, securityHeaders);
   await app.register(cookie);
   await app.register(multipart, { limits: { files: 4, fields: 50 } });
   const { rateLimitStore } = ctx.config;
@@ -93,7 +108,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     global: false,
     ...(sharedCounters ? { store: databaseRateLimitStore(ctx.db) } : {}),
     errorResponseBuilder: (_req, ctxRl) => ({
-      ...errorBody(429, `Too many requests, please try again in ${Math.ceil(ctxRl.ttl / 1000)} seconds.`),
+      ...errorBody(429, tooManyRequestsMessage(ctxRl.ttl)),
       statusCode: 429,
     }),
   });

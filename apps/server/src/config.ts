@@ -32,6 +32,8 @@ const envSchema = z.object({
   RATE_LIMIT_REGISTER: int(10),
   RATE_LIMIT_FORGOT_PASSWORD: int(5),
   RATE_LIMIT_VERIFICATION_RESEND: int(5),
+  /** Wrong current passwords per account per window on PATCH users/password. */
+  RATE_LIMIT_PASSWORD_CHANGE: int(10),
   RATE_LIMIT_UPLOAD: int(2000),
   RATE_LIMITS_ENABLED: bool.default(true),
   /** Where counters live: `database` shares them between processes on one PostgreSQL; `auto` = database on a PostgreSQL server, memory on PGlite. */
@@ -69,8 +71,13 @@ const envSchema = z.object({
   /** The HLS ladder (defaults in DEFAULT_LADDER of @glimpse/media). */
   LADDER_HEIGHTS: intList.optional(),
   LADDER_MAX_KBPS: intList.optional(),
-  LADDER_CRF: z.coerce.number().int().min(0).max(51).optional(),
-  LADDER_PRESET: z.enum(['ultrafast', 'superfast', 'veryfast', 'faster', 'fast', 'medium', 'slow', 'slower', 'veryslow']).optional(),
+  /** One value for every rung, or one per height. */
+  LADDER_CRF: intList.optional(),
+  LADDER_PRESET: z
+    .string()
+    .regex(/^(ultrafast|superfast|veryfast|faster|fast|medium|slow|slower|veryslow)(,(ultrafast|superfast|veryfast|faster|fast|medium|slow|slower|veryslow))*$/, 'x264 presets, comma-separated')
+    .transform((v) => v.split(','))
+    .optional(),
   LADDER_FPS_CAP: z.coerce.number().int().min(1).max(120).optional(),
   LADDER_MAX_FPS: z.coerce.number().int().min(1).max(120).optional(),
   HLS_SEGMENT_SECONDS: z.coerce.number().int().min(1).max(20).optional(),
@@ -109,6 +116,7 @@ export interface Config {
     register: number;
     forgotPassword: number;
     verificationResend: number;
+    passwordChange: number;
     upload: number;
   };
   rateLimitStore: Env['RATE_LIMIT_STORE'];
@@ -161,12 +169,19 @@ function persistedSecret(dataDir: string, name: string): string {
 function ladderSettings(e: Env): LadderSettings {
   const d = DEFAULT_LADDER;
   const heights = e.LADDER_HEIGHTS ?? d.rungs.map((r) => r.height);
-  const caps = e.LADDER_MAX_KBPS ?? heights.map((h) => d.rungs.find((r) => r.height === h)?.maxKbps ?? Math.round((h * h) / 230));
-  if (caps.length !== heights.length) throw new ConfigError(['LADDER_MAX_KBPS: give one cap per height in LADDER_HEIGHTS']);
+  // A height the defaults do not know borrows the nearest default rung's settings.
+  const nearest = (h: number) => [...d.rungs].sort((a, b) => Math.abs(a.height - h) - Math.abs(b.height - h))[0]!;
+  const perRung = <T>(name: string, given: T[] | undefined, fallback: (h: number) => T): T[] => {
+    if (!given) return heights.map(fallback);
+    if (given.length === 1) return heights.map(() => given[0]!);
+    if (given.length !== heights.length) throw new ConfigError([`${name}: give one value, or one per height in LADDER_HEIGHTS`]);
+    return given;
+  };
+  const caps = perRung('LADDER_MAX_KBPS', e.LADDER_MAX_KBPS, (h) => d.rungs.find((r) => r.height === h)?.maxKbps ?? Math.round((h * h) / 230));
+  const crfs = perRung('LADDER_CRF', e.LADDER_CRF, (h) => nearest(h).crf);
+  const presets = perRung('LADDER_PRESET', e.LADDER_PRESET, (h) => nearest(h).preset);
   return {
-    rungs: heights.map((height, i) => ({ height, maxKbps: caps[i]! })),
-    crf: e.LADDER_CRF ?? d.crf,
-    preset: e.LADDER_PRESET ?? d.preset,
+    rungs: heights.map((height, i) => ({ height, maxKbps: caps[i]!, crf: crfs[i]!, preset: presets[i]! })),
     fpsCap: e.LADDER_FPS_CAP ?? d.fpsCap,
     highFpsFrom: d.highFpsFrom,
     maxFps: e.LADDER_MAX_FPS ?? d.maxFps,
@@ -204,6 +219,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
       register: e.RATE_LIMIT_REGISTER,
       forgotPassword: e.RATE_LIMIT_FORGOT_PASSWORD,
       verificationResend: e.RATE_LIMIT_VERIFICATION_RESEND,
+      passwordChange: e.RATE_LIMIT_PASSWORD_CHANGE,
       upload: e.RATE_LIMIT_UPLOAD,
     },
     rateLimitStore: e.RATE_LIMIT_STORE,

@@ -6,7 +6,7 @@ import { hash } from '@node-rs/argon2';
 import pg from 'pg';
 import { expect, inject } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../src/app.ts';
+import { buildApp, type BuildOptions } from '../src/app.ts';
 import { loadConfig, type Config } from '../src/config.ts';
 import type { AppContext } from '../src/context.ts';
 import { pgliteExtensions, wrapPglite, wrapPool, type Database } from '../src/db/client.ts';
@@ -70,7 +70,7 @@ export const TEST_ENV = {
 } as const;
 
 /** A whole app on its own database and data folder. */
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestContext> {
+export async function createTestApp(env: Record<string, string> = {}, opts: BuildOptions = {}): Promise<TestContext> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'glimpse-test-'));
   const config = loadConfig({ ...TEST_ENV, DATA_DIR: dataDir, ...env });
   const { database, drop } = await freshDatabase();
@@ -83,7 +83,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     mailer: createMailer(config, () => {}),
     media: new MediaService(config.media),
   };
-  const app = await buildApp(ctx);
+  const app = await buildApp(ctx, opts);
   await app.ready();
   return {
     ctx,

@@ -29,3 +29,44 @@ export async function counterMismatches(db: Executor): Promise<string[]> {
   );
   return rows.filter((r) => Number(r.stored) !== Number(r.counted)).map((r) => `${r.what} of ${r.id}: stored ${r.stored}, rows ${r.counted}`);
 }
+
+const userTables = async (db: Executor) =>
+  (
+    await queryRows<{ name: string }>(
+      db,
+      // Rate-limit windows count every request by design; they are not user data.
+      sql`SELECT table_name AS name FROM information_schema.tables
+          WHERE table_schema = 'public' AND table_type = 'BASE TABLE' AND table_name <> 'rate_limits' ORDER BY 1`,
+    )
+  ).map((r) => r.name);
+
+/** One hash per table over all its rows: equal fingerprints before and after mean nothing changed. */
+export async function dataFingerprint(db: Executor): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const table of await userTables(db)) {
+    const [row] = await queryRows<{ n: number; h: string | null }>(
+      db,
+      sql.raw(`SELECT count(*)::int AS n, md5(string_agg(t::text, '|' ORDER BY t::text)) AS h FROM "${table}" t`),
+    );
+    out[table] = `${row!.n}:${row!.h ?? ''}`;
+  }
+  return out;
+}
+
+/** Stored text (table.column: value) holding a control character other than tab and line breaks. */
+export async function storedControlCharacters(db: Executor): Promise<string[]> {
+  const columns = await queryRows<{ table_name: string; column_name: string }>(
+    db,
+    sql`SELECT table_name, column_name FROM information_schema.columns
+        WHERE table_schema = 'public' AND data_type IN ('text', 'character varying')`,
+  );
+  const found: string[] = [];
+  for (const { table_name: table, column_name: column } of columns) {
+    const rows = await queryRows<{ v: string }>(
+      db,
+      sql.raw(`SELECT "${column}" AS v FROM "${table}" WHERE "${column}" ~ '[\\x01-\\x08\\x0b\\x0c\\x0e-\\x1f\\x7f-\\x9f]' LIMIT 5`),
+    );
+    found.push(...rows.map((r) => `${table}.${column}: ${JSON.stringify(r.v)}`));
+  }
+  return found;
+}

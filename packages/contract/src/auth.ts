@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { imageRef } from './common.ts';
+import { oneLine } from './text.ts';
 
 export const PASSWORD_MIN = 6;
 export const PASSWORD_MAX = 128;
@@ -59,7 +60,7 @@ export const email = trimmed()
   .transform((e) => e.toLowerCase());
 
 export const registerBody = z.object({
-  fullName: trimmed().min(1, messages.nameRequired).max(NAME_MAX, `Name must be at most ${NAME_MAX} characters`),
+  fullName: oneLine().min(1, messages.nameRequired).max(NAME_MAX, `Name must be at most ${NAME_MAX} characters`),
   email,
   password: trimmed()
     .min(1, messages.passwordRequired)

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { id, imageRef, pageQuery } from './common.ts';
+import { oneLine } from './text.ts';
 import { owner } from './users.ts';
 import { videoCard } from './video-card.ts';
 
@@ -21,9 +22,7 @@ export const playlistMessages = {
   absent: 'Video is not in this playlist',
 } as const;
 
-const name = z
-  .string({ message: playlistMessages.nameRequired })
-  .trim()
+const name = oneLine({ message: playlistMessages.nameRequired })
   .min(1, playlistMessages.nameRequired)
   .max(PLAYLIST_NAME_MAX, `Playlist name must be at most ${PLAYLIST_NAME_MAX} characters`);
 const description = z

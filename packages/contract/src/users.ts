@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { imageRef } from './common.ts';
 import { messages, NAME_MAX, USERNAME_MAX } from './auth.ts';
+import { oneLine } from './text.ts';
 
 export const updateMeBody = z.object({
   _id: z.string().optional(),
-  fullName: z.string().trim().min(1, messages.fullNameRequired).max(NAME_MAX, `Full name must be at most ${NAME_MAX} characters`),
+  fullName: oneLine().min(1, messages.fullNameRequired).max(NAME_MAX, `Full name must be at most ${NAME_MAX} characters`),
   userName: z
     .string()
     .trim()

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { id, imageRef, pageQuery } from './common.ts';
+import { oneLine } from './text.ts';
 import { owner } from './users.ts';
 
 export const TITLE_MAX = 100;
@@ -31,9 +32,7 @@ export const videoMessages = {
   loginForHistory: 'Please login to view your watch history.',
 } as const;
 
-export const videoTitle = z
-  .string()
-  .trim()
+export const videoTitle = oneLine()
   .min(1, videoMessages.titleRequired)
   .max(TITLE_MAX, `Title must be at most ${TITLE_MAX} characters`);
 export const videoDescription = z
@@ -46,7 +45,7 @@ export const videoIdParam = z.object({ id });
 const flag = z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')]);
 
 export const videoListQuery = pageQuery.extend({
-  query: z.string().trim().max(200).optional(),
+  query: oneLine().max(200).optional(),
   sortBy: z.enum(['relevance', 'uploadDate', 'views']).optional(),
   type: z.enum(['video', 'playlist', 'channel']).default('video'),
   duration: z.enum(['any', 'short', 'medium', 'long']).default('any'),

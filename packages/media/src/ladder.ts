@@ -6,17 +6,27 @@ export interface Rendition {
   height: number;
   /** Bitrate cap (kbit/s): quality-capped encodes spend less on simple pictures. */
   maxKbps: number;
+  /** x264 constant rate factor aimed at under the cap, and the speed preset. */
+  crf: number;
+  preset: string;
   /** Frame rate as a rational string ("30", "30000/1001"). */
   fps: string;
 }
 
 /** What an operator may tune; DEFAULT_LADDER holds the documented defaults. */
-export interface LadderSettings {
-  /** Short sides and each rung's bitrate cap (kbit/s). */
-  rungs: readonly { height: number; maxKbps: number }[];
-  /** x264 constant rate factor: the quality every rung aims at, under its cap. */
+export interface LadderRung {
+  /** The short side. */
+  height: number;
+  /** Bitrate cap (kbit/s). */
+  maxKbps: number;
+  /** x264 constant rate factor under the cap. */
   crf: number;
+  /** x264 speed preset: small rungs cost little, so they afford a slower, more efficient one. */
   preset: string;
+}
+
+export interface LadderSettings {
+  rungs: readonly LadderRung[];
   /** Frame rate cap of the rungs below `highFpsFrom`; from there up, up to `maxFps` is kept. */
   fpsCap: number;
   highFpsFrom: number;
@@ -26,15 +36,15 @@ export interface LadderSettings {
 }
 
 export const DEFAULT_LADDER: LadderSettings = {
+  // Measured in bench/results/transcode.md: a lower CRF and a slower preset on the small rungs
+  // buy their quality back at a fraction of the former fixed bitrates.
   rungs: [
-    { height: 240, maxKbps: 400 },
-    { height: 360, maxKbps: 800 },
-    { height: 480, maxKbps: 1400 },
-    { height: 720, maxKbps: 2800 },
-    { height: 1080, maxKbps: 5000 },
+    { height: 240, maxKbps: 400, crf: 17, preset: 'veryslow' },
+    { height: 360, maxKbps: 800, crf: 20, preset: 'slow' },
+    { height: 480, maxKbps: 1400, crf: 21, preset: 'medium' },
+    { height: 720, maxKbps: 2800, crf: 23, preset: 'faster' },
+    { height: 1080, maxKbps: 5000, crf: 23, preset: 'veryfast' },
   ],
-  crf: 26,
-  preset: 'veryfast',
   fpsCap: 30,
   highFpsFrom: 720,
   maxFps: 60,
@@ -98,6 +108,6 @@ export function selectLadder(width: number, height: number, fps = 30, settings: 
   const rungs = sorted.filter((r) => r.height <= shortSide);
   const next = sorted.find((r) => r.height > shortSide);
   const top = rungs.at(-1);
-  if (next && (!top || shortSide >= top.height * 1.2)) rungs.push({ height: Math.floor(shortSide / 2) * 2, maxKbps: next.maxKbps });
-  return rungs.map((r) => ({ rung: r.height, ...fit(width, height, r.height), maxKbps: r.maxKbps, fps: fpsFor(r.height) }));
+  if (next && (!top || shortSide >= top.height * 1.2)) rungs.push({ ...next, height: Math.floor(shortSide / 2) * 2 });
+  return rungs.map((r) => ({ rung: r.height, ...fit(width, height, r.height), maxKbps: r.maxKbps, crf: r.crf, preset: r.preset, fps: fpsFor(r.height) }));
 }

@@ -45,9 +45,9 @@ function toneMapFilter(p: ProbeResult): string[] {
   ];
 }
 
-const x264Options = (s: LadderSettings, keyint: number): Record<string, string> => ({
-  preset: s.preset,
-  crf: String(s.crf),
+const x264Options = (r: Rendition, keyint: number): Record<string, string> => ({
+  preset: r.preset,
+  crf: String(r.crf),
   profile: 'high',
   // A keyframe exactly every segment, in every rung: segments align and players switch anywhere.
   'x264-params': `keyint=${keyint}:min-keyint=${keyint}:scenecut=0:open-gop=0`,
@@ -93,7 +93,7 @@ export function planTranscode(o: TranscodeInput): { job: MediaJob; ladder: Rendi
       fps: r.fps,
       maxrate: r.maxKbps * 1000,
       bufsize: r.maxKbps * 2000,
-      options: x264Options(s, keyintFor(r.fps, s.segmentSeconds)),
+      options: x264Options(r, keyintFor(r.fps, s.segmentSeconds)),
     }),
   );
   const group = p.hasAudio ? ',agroup:audio' : '';

@@ -1,4 +1,6 @@
 import type { AppContext } from '../context.ts';
+import { PASSWORD_RESET_MAIL_QUEUE } from '../modules/auth/auth.service.ts';
+import { passwordResetMailHandler } from '../modules/auth/password-reset-mail.job.ts';
 import { TRANSCODE_QUEUE, UploadsService } from '../modules/uploads/uploads.service.ts';
 import { transcodeHandler } from '../modules/transcode/transcode.job.ts';
 import { VideosRepository } from '../modules/videos/videos.repository.ts';
@@ -12,7 +14,7 @@ export function createWorker(ctx: AppContext, log: JobLogger, opts: Partial<Work
   const rateLimits = new RateLimitsRepository(ctx.db);
   return new Worker(
     ctx.db,
-    { [TRANSCODE_QUEUE]: transcodeHandler(ctx) },
+    { [TRANSCODE_QUEUE]: transcodeHandler(ctx), [PASSWORD_RESET_MAIL_QUEUE]: passwordResetMailHandler(ctx) },
     {
       concurrency: ctx.config.worker.concurrency,
       maintenance: async () => {

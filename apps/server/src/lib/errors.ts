@@ -18,3 +18,6 @@ export const notFound = (message = 'Not found') => new ApiError(404, message);
 export const conflict = (message: string, data: Record<string, unknown> | null = null) =>
   new ApiError(409, message, data);
 export const tooLarge = (limitMb: number) => new ApiError(413, `File size should not exceed ${limitMb}MB`);
+export const tooManyRequestsMessage = (retryInMs: number) =>
+  `Too many requests, please try again in ${Math.ceil(retryInMs / 1000)} seconds.`;
+export const tooManyRequests = (retryInMs: number) => new ApiError(429, tooManyRequestsMessage(retryInMs));

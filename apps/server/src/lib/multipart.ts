@@ -5,7 +5,8 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
 import { newId } from './ids.ts';
-import { badRequest, tooLarge } from './errors.ts';
+import { ApiError, badRequest, tooLarge } from './errors.ts';
+import { refuseControlCharacters } from './validate.ts';
 
 export interface FileRule {
   /** Limit in MB, as the spec words the message 'File size should not exceed {n}MB'. */
@@ -28,6 +29,14 @@ export interface MultipartResult {
 }
 
 const MB = 1024 * 1024;
+const MALFORMED = 'Malformed multipart/form-data body';
+
+/**
+ * The parser (busboy) reports a missing boundary or a cut-off part as a plain Error. Ours carry a
+ * status, the plugin's limits a statusCode and the file system a syscall: anything else is the body's fault.
+ */
+const isMalformedBody = (err: unknown) =>
+  err instanceof Error && !(err instanceof ApiError) && !('statusCode' in err) && !('syscall' in err);
 
 /**
  * Streams a multipart body to temporary files, enforcing each file field's size limit while
@@ -48,6 +57,7 @@ export async function readMultipart(
   try {
     for await (const part of request.parts({ limits: { fileSize: maxBytes, fields: 50, fieldSize: MB } })) {
       if (part.type === 'field') {
+        refuseControlCharacters('body', { [part.fieldname]: part.value });
         if (typeof part.value === 'string') fields[part.fieldname] = part.value;
         continue;
       }
@@ -74,7 +84,7 @@ export async function readMultipart(
     if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
       throw tooLarge(Math.max(...Object.values(rules).map((r) => r.limitMb)));
     }
-    throw err;
+    throw isMalformedBody(err) ? badRequest(MALFORMED) : err;
   }
   return { fields, files, cleanup };
 }

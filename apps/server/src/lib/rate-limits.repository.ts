@@ -21,6 +21,11 @@ export class RateLimitsRepository {
     return { hits: row!.hits, ttlMs: row!.ttl_ms };
   }
 
+  /** Forgets a key's window (a success that ends a run of failures). */
+  async reset(key: string): Promise<void> {
+    await this.db.execute(sql`DELETE FROM rate_limits WHERE key = ${key}`);
+  }
+
   /** Drops windows that are over (housekeeping). */
   async pruneExpired(): Promise<number> {
     const rows = await queryRows<{ key: string }>(this.db, sql`DELETE FROM rate_limits WHERE resets_at <= now() RETURNING key`);

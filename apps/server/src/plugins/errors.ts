@@ -1,5 +1,6 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import helmet, { type HelmetOptions } from 'helmet';
 import { isDatabaseUnavailable } from '../db/errors.ts';
 import { ApiError } from '../lib/errors.ts';
 
@@ -36,6 +37,8 @@ export function installErrorHandlers(app: FastifyInstance): void {
     const status = error.statusCode ?? 500;
     if (status === 429) return reply.code(429).send(body(429, error.message || 'Too many requests, please try again later.'));
     if (status >= 400 && status < 500) {
+      // Fastify's own refusals (content type, body size, malformed JSON) before any handler ran.
+      request.log.info({ code: error.code, statusCode: status }, error.message);
       const message =
         error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY'
           ? 'Malformed JSON body'
@@ -50,6 +53,27 @@ export function installErrorHandlers(app: FastifyInstance): void {
     request.log.error({ err: error }, 'unhandled error');
     return reply.code(500).send(body(500, 'Something went wrong on our side. Please try again.'));
   });
+}
+
+const ROUTER_MESSAGES: Record<string, { status: number; message: string }> = {
+  FST_ERR_BAD_URL: { status: 400, message: 'Malformed URL: invalid percent-encoding in the path' },
+  FST_ERR_MAX_PARAM_LENGTH: { status: 414, message: 'A path parameter is too long' },
+};
+
+/**
+ * Fastify's `frameworkErrors`: what the router refuses before routing (bad percent-encoding, an
+ * over-long path parameter) skips every hook, so the envelope, the security headers and the log
+ * line are added here.
+ */
+export function routerErrorHandler(securityHeaders: HelmetOptions) {
+  const setSecurityHeaders = helmet(securityHeaders);
+  return (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    const { status, message } = ROUTER_MESSAGES[error.code] ?? { status: 400, message: 'Bad request' };
+    request.log.info({ code: error.code, statusCode: status }, message);
+    setSecurityHeaders(request.raw, reply.raw, () => {
+      void reply.code(status).send(body(status, message));
+    });
+  };
 }
 
 export function errorBody(statusCode: number, message: string): Body {

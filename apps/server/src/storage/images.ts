@@ -1,27 +1,44 @@
-import sharp from 'sharp';
-import { badRequest } from '../lib/errors.ts';
-import { detectImageKind } from '../lib/image-type.ts';
+import type { Executor } from '../db/client.ts';
 import { newId } from '../lib/ids.ts';
+import { reencodeImage, type EncodedImage, type ImageBox } from '../lib/images.ts';
 import type { Storage } from './storage.ts';
 
-export const IMAGE_TYPE_MESSAGE = 'Only png and jpeg images are allowed';
+/** Stores a re-encoded image under `{keyPrefix}{newId}.{ext}`: a fresh key per upload keeps immutable caching safe. */
+export async function storeImage(storage: Storage, keyPrefix: string, image: EncodedImage): Promise<string> {
+  const key = `${keyPrefix}${newId()}.${image.ext}`;
+  await storage.putBuffer(key, image.body, image.contentType);
+  return key;
+}
+
+/** Re-encodes an uploaded image (lib/images.ts) and stores it; answers the storage key. */
+export async function saveImage(storage: Storage, filePath: string, keyPrefix: string, box: ImageBox): Promise<string> {
+  return storeImage(storage, keyPrefix, await reencodeImage(filePath, box));
+}
 
 /**
- * Checks an uploaded image by its bytes (png or jpeg), shrinks it to fit `maxSide`, strips metadata
- * and stores it under `{folder}/{newId}.{ext}`. A fresh key per upload keeps immutable caching safe.
- * Answers the storage key.
+ * Makes a row point at a newly stored file, then deletes the file it pointed at before. `swap`
+ * runs in a transaction and must lock the row first (answering the key it replaced, or undefined
+ * when the row is gone): concurrent replacements then queue up and each deletes exactly its
+ * predecessor. When the row is gone or the swap fails, the new file goes instead: no file is left
+ * that nothing references.
  */
-export async function saveImage(storage: Storage, filePath: string, folder: string, maxSide = 1280): Promise<string> {
-  const kind = await detectImageKind(filePath);
-  if (!kind) throw badRequest(IMAGE_TYPE_MESSAGE);
-  let body: Buffer;
+export async function replaceFile<T>(
+  storage: Storage,
+  db: Executor,
+  newKey: string,
+  swap: (tx: Executor) => Promise<{ oldKey: string | null; result: T } | undefined>,
+): Promise<T | undefined> {
+  let swapped: Awaited<ReturnType<typeof swap>>;
   try {
-    const pipeline = sharp(filePath).rotate().resize({ width: maxSide, height: maxSide, fit: 'inside', withoutEnlargement: true });
-    body = await (kind === 'png' ? pipeline.png() : pipeline.jpeg({ quality: 85, mozjpeg: true })).toBuffer();
-  } catch {
-    throw badRequest('The image file is damaged or unreadable');
+    swapped = await db.transaction(swap);
+  } catch (err) {
+    await storage.delete(newKey);
+    throw err;
   }
-  const key = `${folder}/${newId()}.${kind === 'png' ? 'png' : 'jpg'}`;
-  await storage.putBuffer(key, body, kind === 'png' ? 'image/png' : 'image/jpeg');
-  return key;
+  if (!swapped) {
+    await storage.delete(newKey);
+    return undefined;
+  }
+  if (swapped.oldKey && swapped.oldKey !== newKey) await storage.delete(swapped.oldKey);
+  return swapped.result;
 }

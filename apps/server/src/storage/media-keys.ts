@@ -16,7 +16,8 @@ export const originalKey = (videoId: string): string => `originals/${videoId}/so
 /** Every prefix holding a video's files: deleting a video removes them all. */
 export const videoPrefixes = (videoId: string): string[] => [videoMediaPrefix(videoId), `originals/${videoId}`];
 
-export const userImageKey = (userId: string, kind: string, fileId: string): string => `users/${userId}/${kind}-${fileId}.jpg`;
+/** Start of a profile image's key (a fresh name follows each upload). */
+export const userImagePrefix = (userId: string, kind: string): string => `users/${userId}/${kind}-`;
 export const tweetImageFolder = (tweetId: string): string => `tweets/${tweetId}`;
 
 /** Top-level folders whose files anyone may load at `/media/{key}`. */

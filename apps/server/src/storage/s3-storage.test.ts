@@ -123,7 +123,7 @@ describe('S3Storage against an S3-protocol server', () => {
       expect(await text(await storage.getStream(`videos/${id}/hls/master.m3u8`))).not.toContain('mp4a');
       expect(await storage.exists(`videos/${id}/hls/240p/seg_00000.m4s`)).toBe(true);
       await app.inject({ method: 'DELETE', url: `/api/v1/videos/${id}`, headers: auth });
-      for (const key of ['poster.jpg', 'storyboard.vtt', 'hls/master.m3u8', 'hls/240p/seg_00000.m4s']) {
+      for (const key of ['poster.jpg', 'storyboard.vtt', 'hls/master.m3u8', 'hls/240p/seg_00000.m4s', 'progressive.mp4']) {
         expect(await storage.exists(`videos/${id}/${key}`), key).toBe(false);
       }
       expect(await storage.exists(originalKey(id))).toBe(false);

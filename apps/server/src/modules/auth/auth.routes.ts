@@ -43,7 +43,7 @@ export const authRoutes: FastifyPluginAsyncZod<ModuleOptions> = async (app, { ct
   );
 
   app.post('/auths/logout', { schema: { tags, body: logoutBody, response: { 200: messageOnly } } }, async (request, reply) => {
-    const token = refreshTokenOf(request, request.body);
+    const token = refreshTokenOf(request, request.body, ctx.config.publicUrl);
     if (token) await service.sessions.end(token);
     clearRefreshCookie(request, reply);
     return ok(reply, null, messages.loggedOut);
@@ -70,7 +70,7 @@ export const authRoutes: FastifyPluginAsyncZod<ModuleOptions> = async (app, { ct
     '/auths/refresh-token',
     { schema: { tags, body: refreshBody, response: { 200: envelope(refreshResult) } } },
     async (request, reply) => {
-      const token = refreshTokenOf(request, request.body);
+      const token = refreshTokenOf(request, request.body, ctx.config.publicUrl);
       if (!token) throw unauthorized(messages.refreshTokenMissing);
       try {
         const result = await service.sessions.refresh(token, request.headers['user-agent']);

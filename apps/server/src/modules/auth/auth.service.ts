@@ -1,6 +1,7 @@
 import { messages, type LoginBody, type LoginResult, type RegisterBody } from '@glimpse/contract';
 import type { AppContext } from '../../context.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
+import { JobsRepository } from '../../jobs/jobs.repository.ts';
 import { ApiError, conflict, unauthorized } from '../../lib/errors.ts';
 import { randomToken, sha256 } from '../../lib/hash.ts';
 import { newId } from '../../lib/ids.ts';
@@ -14,6 +15,7 @@ import { hashPassword, verifyPassword } from './passwords.ts';
 import { SessionsRepository } from './sessions.repository.ts';
 import { SessionsService } from './sessions.service.ts';
 
+export const PASSWORD_RESET_MAIL_QUEUE = 'password-reset-mail';
 const VERIFY_HOURS = 24;
 const RESET_HOURS = 1;
 // Requests may pick the same free user name at once; each loser retries with a fresh one. With n
@@ -76,12 +78,21 @@ export class AuthService {
     return { ...tokens, user: toAuthUser(this.ctx.storage, user) };
   }
 
-  /** Mails a reset link when the account exists; the caller answers the same either way. */
+  /**
+   * Queues the reset mail for the worker: the request does the same work (one insert) for known
+   * and unknown emails, so neither the answer nor its timing tells whether an account exists.
+   */
   async forgotPassword(email: string): Promise<void> {
+    await new JobsRepository(this.ctx.db).enqueue(PASSWORD_RESET_MAIL_QUEUE, { email });
+  }
+
+  /** The queued job: mails a reset link when the account exists; answers whether it did. */
+  async mailResetLink(email: string): Promise<boolean> {
     const user = await this.users.findByEmail(email);
-    if (!user) return;
+    if (!user) return false;
     const token = await this.createEmailToken(this.emailTokens, user.id, 'reset', RESET_HOURS);
-    await this.send(resetMail(user, resetLink(this.ctx.config.publicUrl, token), RESET_HOURS));
+    await this.ctx.mailer.send(resetMail(user, resetLink(this.ctx.config.publicUrl, token), RESET_HOURS));
+    return true;
   }
 
   async verifyEmail(token: string): Promise<void> {

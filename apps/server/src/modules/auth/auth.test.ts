@@ -7,13 +7,17 @@ import {
   createUser,
   expectApiError,
   lastMailLink,
+  memoryLog,
   readOutbox,
   TEST_PASSWORD,
   type TestContext,
 } from '../../../test/harness.ts';
 import { queryRows } from '../../db/client.ts';
 import { emailTokens, sessions, users } from '../../db/schema.ts';
+import { createWorker } from '../../jobs/create-worker.ts';
 import { sha256 } from '../../lib/hash.ts';
+import { PASSWORD_RESET_MAIL_QUEUE } from './auth.service.ts';
+import { CROSS_ORIGIN_MESSAGE } from './refresh-cookie.ts';
 
 let t: TestContext;
 beforeAll(async () => {
@@ -36,6 +40,8 @@ async function login(email: string, password = TEST_PASSWORD) {
 }
 
 const refresh = (refreshToken: string) => post('/auths/refresh-token', { refreshToken });
+/** Runs the queued jobs (the reset mails) as the worker does. */
+const deliverMail = () => createWorker(t.ctx, memoryLog()).drain();
 interface Cookie {
   name: string;
   value: string;
@@ -58,6 +64,10 @@ describe('POST /auths/register', () => {
     expectApiError(await register({ fullName: 'A', email, password: '' }), 400, messages.passwordRequired);
     expectApiError(await register({ fullName: 'A', email, password: '12345' }), 400);
     expectApiError(await register({ fullName: 123, email, password: TEST_PASSWORD }), 400);
+    // The full name goes into the verification mail: one line without control characters.
+    for (const fullName of ['Eve\r\nBcc: all@example.com', 'Eve\nSmith', 'Eve\tSmith', 'Eve\u0085Smith', 'Eve\u0000Smith']) {
+      expectApiError(await register({ fullName, email, password: TEST_PASSWORD }), 400);
+    }
     expectApiError(await register({ fullName: 'x'.repeat(61), email, password: TEST_PASSWORD }), 400);
     expectApiError(await register({ fullName: 'A', email, password: 'p'.repeat(129) }), 400);
     expectApiError(await register({ fullName: 'A', email: `${'e'.repeat(250)}@x.com`, password: TEST_PASSWORD }), 400);
@@ -289,6 +299,61 @@ describe('POST /auths/logout', () => {
   });
 });
 
+describe('the refresh cookie from another origin (same-site CSRF)', () => {
+  // PUBLIC_URL is http://glimpse.test; inject addresses the app as localhost:80.
+  const withCookie = (url: string, token: string, headers: Record<string, string>) =>
+    t.app.inject({ method: 'POST', url: `/api/v1${url}`, cookies: { refreshToken: token }, headers });
+  const elsewhere: Record<string, string>[] = [
+    { origin: 'http://glimpse.test:8080', 'sec-fetch-site': 'same-site' },
+    { origin: 'http://localhost:8080', 'sec-fetch-site': 'same-site' },
+    { origin: 'http://evil.example' },
+    { origin: 'null' },
+    { 'sec-fetch-site': 'cross-site' },
+    { 'sec-fetch-site': 'same-site' },
+  ];
+
+  it('cannot end a session or renew it: 403, and the session lives on', async () => {
+    const user = await createUser(t.ctx);
+    const session = await login(user.email);
+    for (const headers of elsewhere) {
+      const out = await withCookie('/auths/logout', session.refreshToken, headers);
+      expectApiError(out, 403, CROSS_ORIGIN_MESSAGE);
+      expect(cookieOf(out)).toBeUndefined();
+      expectApiError(await withCookie('/auths/refresh-token', session.refreshToken, headers), 403, CROSS_ORIGIN_MESSAGE);
+    }
+    // Neither rotated nor revoked: the token still refreshes.
+    expect((await refresh(session.refreshToken)).statusCode).toBe(200);
+  });
+
+  it('works from our own pages, addressed by Host or by PUBLIC_URL', async () => {
+    const user = await createUser(t.ctx);
+    let token = (await login(user.email)).refreshToken;
+    const ownPages: Record<string, string>[] = [
+      { origin: 'http://localhost', 'sec-fetch-site': 'same-origin' },
+      { origin: 'http://glimpse.test', 'sec-fetch-site': 'same-origin' },
+      { origin: 'http://localhost' },
+      {},
+    ];
+    for (const headers of ownPages) {
+      const res = await withCookie('/auths/refresh-token', token, headers);
+      expect(res.statusCode, JSON.stringify(headers)).toBe(200);
+      token = res.json().data.refreshToken;
+    }
+    expect((await withCookie('/auths/logout', token, { origin: 'http://localhost', 'sec-fetch-site': 'same-origin' })).statusCode).toBe(200);
+    expectApiError(await refresh(token), 401);
+  });
+
+  it('API clients that send the token in the body keep working from anywhere', async () => {
+    const user = await createUser(t.ctx);
+    const session = await login(user.email);
+    const renewed = await post('/auths/refresh-token', { refreshToken: session.refreshToken }, { origin: 'http://evil.example', 'sec-fetch-site': 'cross-site' });
+    expect(renewed.statusCode).toBe(200);
+    const { refreshToken } = renewed.json().data;
+    expect((await post('/auths/logout', { refreshToken }, { origin: 'http://localhost:8080', 'sec-fetch-site': 'same-site' })).statusCode).toBe(200);
+    expectApiError(await refresh(refreshToken), 401);
+  });
+});
+
 describe('POST /auths/forgot-password-mail', () => {
   it('answers 400 without a valid email', async () => {
     expectApiError(await post('/auths/forgot-password-mail', {}), 400);
@@ -301,6 +366,7 @@ describe('POST /auths/forgot-password-mail', () => {
     const unknown = uniqueEmail('ghost');
     const known = await post('/auths/forgot-password-mail', { email: user.email });
     const missing = await post('/auths/forgot-password-mail', { email: unknown });
+    await deliverMail();
     expect(known.statusCode).toBe(200);
     expect(missing.statusCode).toBe(200);
     expect(known.json()).toEqual(missing.json());
@@ -310,6 +376,45 @@ describe('POST /auths/forgot-password-mail', () => {
     const reset = mails.filter((m) => m.to === user.email);
     expect(reset).toHaveLength(1);
     expect(reset[0]!.text).toContain('http://glimpse.test/password-reset?token=');
+  });
+});
+
+describe('POST /auths/forgot-password-mail timing', () => {
+  it('takes the same time for known and unknown emails: the mail goes out after the answer', async () => {
+    const user = await createUser(t.ctx);
+    const unknown = uniqueEmail('ghost');
+    const original = t.ctx.mailer;
+    const sent: string[] = [];
+    // An SMTP server that takes 2 s per mail (the one third party here).
+    t.ctx.mailer = {
+      send: async (mail) => {
+        await new Promise((resolve) => setTimeout(resolve, 2000));
+        sent.push(mail.to);
+      },
+    };
+    try {
+      const timed = async (email: string) => {
+        const start = performance.now();
+        const res = await post('/auths/forgot-password-mail', { email });
+        return { res, ms: performance.now() - start };
+      };
+      const known = await timed(user.email);
+      const missing = await timed(unknown);
+      expect(known.res.json()).toEqual(missing.res.json());
+      expect(known.ms).toBeLessThan(1000);
+      expect(missing.ms).toBeLessThan(1000);
+      expect(sent).toEqual([]);
+      // The same work for both: one queued job each, the address its only content.
+      const queued = await queryRows<{ payload: unknown }>(
+        t.ctx.db,
+        sql`SELECT payload FROM jobs WHERE queue = ${PASSWORD_RESET_MAIL_QUEUE} AND status = 'queued' ORDER BY id`,
+      );
+      expect(queued.map((j) => j.payload)).toEqual([{ email: user.email }, { email: unknown }]);
+      await deliverMail();
+      expect(sent).toEqual([user.email]);
+    } finally {
+      t.ctx.mailer = original;
+    }
   });
 });
 
@@ -327,6 +432,7 @@ describe('POST /auths/password-reset', () => {
   it('refuses an expired token and leaves the password alone', async () => {
     const user = await createUser(t.ctx);
     await post('/auths/forgot-password-mail', { email: user.email });
+    await deliverMail();
     const token = await lastMailLink(t.dataDir, 'password-reset', user.email);
     await t.ctx.db.update(emailTokens).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(emailTokens.tokenHash, sha256(token)));
     expectApiError(await reset({ token, newPassword: 'brand-new', confirmPassword: 'brand-new' }), 401, messages.resetLinkInvalid);
@@ -376,6 +482,7 @@ describe('the whole account journey', () => {
 
     // forgot/reset: the link works once and signs out every session
     await post('/auths/forgot-password-mail', { email });
+    await deliverMail();
     const resetToken = await lastMailLink(t.dataDir, 'password-reset', email);
     const body = { token: resetToken, newPassword: 'third-pass', confirmPassword: 'third-pass' };
     const done = await post('/auths/password-reset', body);
@@ -396,8 +503,10 @@ describe('the whole account journey', () => {
   it('an older reset link stops working once a newer one was used', async () => {
     const user = await createUser(t.ctx);
     await post('/auths/forgot-password-mail', { email: user.email });
+    await deliverMail();
     const older = await lastMailLink(t.dataDir, 'password-reset', user.email);
     await post('/auths/forgot-password-mail', { email: user.email });
+    await deliverMail();
     const newer = await lastMailLink(t.dataDir, 'password-reset', user.email);
     expect(newer).not.toBe(older);
     expect((await post('/auths/password-reset', { token: newer, newPassword: 'abcdefg', confirmPassword: 'abcdefg' })).statusCode).toBe(200);
@@ -408,6 +517,7 @@ describe('the whole account journey', () => {
   it('a reset link also verifies the email it was sent to', async () => {
     const user = await createUser(t.ctx, { verified: false });
     await post('/auths/forgot-password-mail', { email: user.email });
+    await deliverMail();
     const token = await lastMailLink(t.dataDir, 'password-reset', user.email);
     await post('/auths/password-reset', { token, newPassword: 'abcdefg', confirmPassword: 'abcdefg' });
     await login(user.email, 'abcdefg');

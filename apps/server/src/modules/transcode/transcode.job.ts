@@ -1,5 +1,6 @@
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import { once } from 'node:events';
 import path from 'node:path';
 import { finished, pipeline } from 'node:stream/promises';
 import sharp from 'sharp';
@@ -44,7 +45,9 @@ async function joinSegments(dir: string, out: string): Promise<void> {
   const names = (await readdir(dir)).sort();
   const parts = [...names.filter((n) => n.startsWith('init')), ...names.filter((n) => n.endsWith('.m4s'))];
   const target = createWriteStream(out);
-  for (const part of parts) await pipeline(createReadStream(path.join(dir, part)), target, { end: false });
+  for (const part of parts) {
+    for await (const chunk of createReadStream(path.join(dir, part))) if (!target.write(chunk)) await once(target, 'drain');
+  }
   target.end();
   await finished(target);
 }

@@ -4,7 +4,7 @@ import { badRequest, forbidden, notFound } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { pageOf, pageWindow } from '../../lib/keyset.ts';
 import { parseWith } from '../../lib/validate.ts';
-import { saveImage } from '../../storage/images.ts';
+import { replaceFile, saveImage } from '../../storage/images.ts';
 import { tweetImageFolder } from '../../storage/media-keys.ts';
 import { UsersRepository } from '../users/users.repository.ts';
 import { toTweet } from './tweets.presenter.ts';
@@ -16,6 +16,8 @@ export interface TweetForm {
   imagePath?: string;
 }
 
+const IMAGE_BOX = { width: 1280, height: 1280, fit: 'inside' } as const;
+
 export class TweetsService {
   private readonly tweets: TweetsRepository;
 
@@ -26,18 +28,28 @@ export class TweetsService {
   async create(userId: string, form: TweetForm): Promise<Tweet> {
     const { content } = parseWith(createTweetFields, form.fields);
     const id = newId();
-    const imageKey = form.imagePath ? await saveImage(this.ctx.storage, form.imagePath, tweetImageFolder(id)) : null;
+    const imageKey = form.imagePath ? await saveImage(this.ctx.storage, form.imagePath, `${tweetImageFolder(id)}/`, IMAGE_BOX) : null;
     await this.tweets.insert({ id, ownerId: userId, content, imageKey });
     return this.one(id, userId);
   }
 
   async update(userId: string, id: string, form: TweetForm): Promise<Tweet> {
-    const existing = await this.ownTweet(userId, id);
+    await this.ownTweet(userId, id);
     const { content } = parseWith(updateTweetFields, form.fields);
     if (content === undefined && !form.imagePath) throw badRequest('Send new content or a new image');
-    const imageKey = form.imagePath ? await saveImage(this.ctx.storage, form.imagePath, tweetImageFolder(id)) : undefined;
-    await this.tweets.update(id, { content, imageKey });
-    if (imageKey && existing.imageKey) await this.ctx.storage.delete(existing.imageKey);
+    if (!form.imagePath) {
+      await this.tweets.update(id, { content });
+    } else {
+      const imageKey = await saveImage(this.ctx.storage, form.imagePath, `${tweetImageFolder(id)}/`, IMAGE_BOX);
+      const updated = await replaceFile(this.ctx.storage, this.ctx.db, imageKey, async (tx) => {
+        const repo = new TweetsRepository(tx);
+        const row = await repo.lock(id);
+        if (!row) return undefined;
+        await repo.update(id, { content, imageKey });
+        return { oldKey: row.imageKey, result: true };
+      });
+      if (!updated) throw notFound(tweetMessages.notFound);
+    }
     return this.one(id, userId);
   }
 

@@ -45,7 +45,7 @@ describe('POST /tweets', () => {
     const text = { body: Buffer.from('not an image at all'), name: 'fake.png' };
     expectError(await call(t, 'POST', '/tweets', { as: alice, body: form({ content: 'hi' }, text) }), 400, 'Only png and jpeg images are allowed');
     const broken = { body: Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64)]) };
-    expectError(await call(t, 'POST', '/tweets', { as: alice, body: form({ content: 'hi' }, broken) }), 400, /damaged/);
+    expectError(await call(t, 'POST', '/tweets', { as: alice, body: form({ content: 'hi' }, broken) }), 400, 'The image could not be read');
     const big = { body: Buffer.concat([await png(10, 10), Buffer.alloc(1024 * 1024 + 10)]) };
     expectError(await call(t, 'POST', '/tweets', { as: alice, body: form({ content: 'hi' }, big) }), 413, 'File size should not exceed 1MB');
     expect(await tweetRows()).toBe(before);

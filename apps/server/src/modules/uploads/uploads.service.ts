@@ -8,11 +8,12 @@ import { checkTopLevelBoxes, isMp4Family, NOT_A_VIDEO, ProbeError, type ProbeRes
 import type { AppContext } from '../../context.ts';
 import { ApiError, badRequest, conflict, notFound, tooLarge } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
+import type { EncodedImage } from '../../lib/images.ts';
 import type { MultipartResult } from '../../lib/multipart.ts';
 import { JobsRepository } from '../../jobs/jobs.repository.ts';
 import { originalKey, videoPrefixes } from '../../storage/media-keys.ts';
 import { parseFields } from '../videos/form.ts';
-import { storeThumbnail, thumbnailExtension } from '../videos/thumbnail.ts';
+import { prepareThumbnail, storeThumbnail } from '../videos/thumbnail.ts';
 import { VideosRepository } from '../videos/videos.repository.ts';
 import { VideosService } from '../videos/videos.service.ts';
 import { UploadsRepository } from './uploads.repository.ts';
@@ -65,7 +66,7 @@ export class UploadsService {
     // Everything the last chunk carries is checked before anything is stored.
     const meta = isLast ? parseFields(lastChunkFields, form.fields) : undefined;
     const image = isLast ? form.files.image : undefined;
-    const imageExt = image ? await thumbnailExtension(image.path) : undefined;
+    const thumbnail = image ? await prepareThumbnail(image.path) : undefined;
 
     const existing = await this.sessions.find(userId, q.uniqueId);
     if (existing && existing.total_chunks !== q.totalChunks) {
@@ -92,7 +93,7 @@ export class UploadsService {
     }
     if (!(await this.sessions.claimFinalize(userId, q.uniqueId))) throw conflict('This upload is already being finished');
     try {
-      const videoId = await this.finish(userId, q, meta!, image && imageExt ? { path: image.path, ext: imageExt } : undefined);
+      const videoId = await this.finish(userId, q, meta!, thumbnail);
       return { videoId };
     } catch (err) {
       await this.sessions.releaseFinalize(userId, q.uniqueId);
@@ -143,14 +144,14 @@ export class UploadsService {
     userId: string,
     q: UploadQuery,
     meta: z.infer<typeof lastChunkFields>,
-    image: { path: string; ext: 'png' | 'jpg' } | undefined,
+    thumbnail: EncodedImage | undefined,
   ): Promise<string> {
     const { file, probe: probed } = await this.assembleAndProbe(userId, q);
     const id = newId();
     const sourceKey = originalKey(id);
     try {
       await this.ctx.storage.putFile(sourceKey, file);
-      const thumbnailKey = image ? await storeThumbnail(this.ctx.storage, id, image.path, image.ext) : null;
+      const thumbnailKey = thumbnail ? await storeThumbnail(this.ctx.storage, id, thumbnail) : null;
       await this.ctx.db.transaction(async (tx) => {
         await new VideosRepository(tx).insert({
           id,

@@ -1,10 +1,10 @@
 import { messages, type UpdateMeBody } from '@glimpse/contract';
 import type { AppContext } from '../../context.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
-import { badRequest, conflict, notFound, unauthorized } from '../../lib/errors.ts';
-import { newId } from '../../lib/ids.ts';
-import { coverJpeg } from '../../lib/images.ts';
-import { userImageKey } from '../../storage/media-keys.ts';
+import { badRequest, conflict, notFound, tooManyRequests, unauthorized } from '../../lib/errors.ts';
+import { RateLimitsRepository } from '../../lib/rate-limits.repository.ts';
+import { replaceFile, saveImage } from '../../storage/images.ts';
+import { userImagePrefix } from '../../storage/media-keys.ts';
 import { hashPassword, verifyPassword } from '../auth/passwords.ts';
 import { SessionsService } from '../auth/sessions.service.ts';
 import { freeUserName } from './user-names.ts';
@@ -22,10 +22,12 @@ const IMAGES: Record<ProfileImage, { column: ImageColumn; width: number; height:
 export class UsersService {
   private readonly users: UsersRepository;
   private readonly sessions: SessionsService;
+  private readonly rateLimits: RateLimitsRepository;
 
   constructor(private readonly ctx: AppContext) {
     this.users = new UsersRepository(ctx.db);
     this.sessions = new SessionsService(ctx);
+    this.rateLimits = new RateLimitsRepository(ctx.db);
   }
 
   async me(userId: string) {
@@ -49,34 +51,40 @@ export class UsersService {
     }
   }
 
-  /** Needs the current password; signs out every other session (keepRefreshToken names this one). */
+  /**
+   * Needs the current password; signs out every other session (keepRefreshToken names this one).
+   * Attempts count per account, in the database so every API process shares them: a stolen access
+   * token cannot be used to guess the password. A right password clears the count.
+   */
   async changePassword(userId: string, curPassword: string, newPassword: string, keepRefreshToken?: string): Promise<void> {
     const user = await this.account(userId);
+    const attempts = `password-change ${userId}`;
+    await this.countAttempt(attempts);
     if (!(await verifyPassword(user.passwordHash, curPassword))) throw badRequest(messages.curPasswordWrong);
+    await this.rateLimits.reset(attempts);
     if (curPassword === newPassword) throw badRequest(messages.samePassword);
     await this.users.update(userId, { passwordHash: await hashPassword(newPassword) });
     await this.sessions.revokeOthers(userId, keepRefreshToken);
   }
 
-  /** Stores a resized copy of an uploaded image as the user's avatar or cover and removes the old file. */
+  /** 429 once a key has used up RATE_LIMIT_PASSWORD_CHANGE attempts in the window. */
+  private async countAttempt(key: string): Promise<void> {
+    const { enabled, passwordChange, windowSeconds } = this.ctx.config.rateLimits;
+    if (!enabled || passwordChange === 0) return;
+    const { hits, ttlMs } = await this.rateLimits.hit(key, windowSeconds * 1000);
+    if (hits > passwordChange) throw tooManyRequests(ttlMs);
+  }
+
+  /** Stores a re-encoded copy of an uploaded image as the user's avatar or cover and removes the old file. */
   async setImage(userId: string, kind: ProfileImage, filePath: string) {
     const { column, width, height } = IMAGES[kind];
-    const jpeg = await coverJpeg(filePath, width, height);
-    const key = userImageKey(userId, kind, newId());
-    await this.ctx.storage.putBuffer(key, jpeg, 'image/jpeg');
-    let replaced: Awaited<ReturnType<UsersRepository['replaceImage']>>;
-    try {
-      replaced = await this.ctx.db.transaction((tx) => new UsersRepository(tx).replaceImage(userId, column, key));
-    } catch (err) {
-      await this.ctx.storage.delete(key);
-      throw err;
-    }
-    if (!replaced) {
-      await this.ctx.storage.delete(key);
-      throw unauthorized('User not found');
-    }
-    if (replaced.oldKey) await this.ctx.storage.delete(replaced.oldKey);
-    return toAuthUser(this.ctx.storage, replaced.user);
+    const key = await saveImage(this.ctx.storage, filePath, userImagePrefix(userId, kind), { width, height, fit: 'cover' });
+    const user = await replaceFile(this.ctx.storage, this.ctx.db, key, async (tx) => {
+      const replaced = await new UsersRepository(tx).replaceImage(userId, column, key);
+      return replaced && { oldKey: replaced.oldKey, result: replaced.user };
+    });
+    if (!user) throw unauthorized('User not found');
+    return toAuthUser(this.ctx.storage, user);
   }
 
   /** A public channel by handle, with or without the leading @. */

@@ -48,6 +48,10 @@ describe('PATCH /users/me', () => {
     expectApiError(await patch('/users/me', { fullName: 'Ok', userName: 'u'.repeat(31) }, user), 400);
     expectApiError(await patch('/users/me', { fullName: 'x'.repeat(61), userName: 'ok' }, user), 400);
     expectApiError(await patch('/users/me', { fullName: ['x'], userName: 'ok' }, user), 400);
+    // The full name goes into mails: one line, no control characters.
+    for (const fullName of ['Eve\r\nBcc: all@example.com', 'Eve\nSmith', 'Eve\tSmith', 'Eve\u0085Smith', 'Eve\u2028Smith', 'Eve\u001bSmith']) {
+      expectApiError(await patch('/users/me', { fullName, userName: 'ok' }, user), 400);
+    }
     expectApiError(await patch('/users/me', '{"fullName"', user, { 'content-type': 'application/json' }), 400);
     const after = await reload(user);
     expect(after).toMatchObject({ fullName: 'Keep Me', userName: user.userName });
@@ -148,6 +152,47 @@ const png = (width: number, height: number) =>
   sharp({ create: { width, height, channels: 3, background: '#3366cc' } }).png().toBuffer();
 const jpeg = (width: number, height: number) =>
   sharp({ create: { width, height, channels: 3, background: '#cc6633' } }).jpeg().toBuffer();
+
+describe('PATCH /users/password: wrong current passwords per account', () => {
+  let limited: TestContext;
+  beforeAll(async () => {
+    limited = await createTestApp({ RATE_LIMITS_ENABLED: 'true', RATE_LIMIT_PASSWORD_CHANGE: '3' });
+  });
+  afterAll(() => limited.close());
+  const change = async (user: UserRow, curPassword: string, remoteAddress: string) =>
+    limited.app.inject({
+      method: 'PATCH',
+      url: '/api/v1/users/password',
+      remoteAddress,
+      headers: await bearer(limited.ctx, user),
+      payload: { curPassword, newPassword: 'changed-pass', confirmPassword: 'changed-pass' },
+    });
+
+  it('answers 429 after RATE_LIMIT_PASSWORD_CHANGE wrong guesses, from any address, even for the right one', async () => {
+    const user = await createUser(limited.ctx);
+    const codes: number[] = [];
+    // A new address for each guess: the limit is the account's, not the client's.
+    for (let i = 0; i < 5; i += 1) codes.push((await change(user, `guess-${i}`, `10.0.0.${i + 1}`)).statusCode);
+    expect(codes).toEqual([400, 400, 400, 429, 429]);
+    const right = await change(user, TEST_PASSWORD, '10.0.1.1');
+    expectApiError(right, 429);
+    expect(right.json().message).toMatch(/^Too many requests, please try again in \d+ seconds\.$/);
+    const [row] = await limited.ctx.db.select().from(users).where(eq(users.id, user.id));
+    expect(row!.passwordHash).toBe(user.passwordHash);
+    // Another account is not affected.
+    expect((await change(await createUser(limited.ctx), TEST_PASSWORD, '10.0.0.1')).statusCode).toBe(200);
+  });
+
+  it('a right password clears the count', async () => {
+    const user = await createUser(limited.ctx);
+    expect((await change(user, 'wrong-1', '10.0.2.1')).statusCode).toBe(400);
+    expect((await change(user, 'wrong-2', '10.0.2.1')).statusCode).toBe(400);
+    expect((await change(user, TEST_PASSWORD, '10.0.2.1')).statusCode).toBe(200);
+    const codes: number[] = [];
+    for (let i = 0; i < 4; i += 1) codes.push((await change(user, `wrong-${i}`, '10.0.2.1')).statusCode);
+    expect(codes).toEqual([400, 400, 400, 429]);
+  });
+});
 
 describe.each([
   { url: '/users/avatar', column: 'avatarKey' as const, size: [256, 256], message: messages.avatarUpdated, field: 'avatar' as const },

@@ -50,7 +50,7 @@ function paging(p: Page, rank: SQL, idCol: SQL): { where: SQL; tail: SQL } {
 export class SearchRepository {
   constructor(private readonly db: Executor) {}
 
-  /** Without a query, the most subscribed channels come first. */
+  /** Without a query, the most subscribed channels come first. Accounts that never verified their email are not listed. */
   async channels(p: Page): Promise<ChannelHit[]> {
     const q = p.query?.toLowerCase();
     const rank = q
@@ -67,7 +67,7 @@ export class SearchRepository {
             EXISTS (SELECT 1 FROM subscriptions s WHERE s.channel_id = u.id AND s.subscriber_id = ${p.viewerId}::uuid) AS is_subscribed,
             ${rank} AS rank
           FROM users u
-          WHERE ${match} AND ${page.where}
+          WHERE u.email_verified_at IS NOT NULL AND ${match} AND ${page.where}
           ORDER BY ${rank} DESC, u.id DESC ${page.tail}`,
     );
   }

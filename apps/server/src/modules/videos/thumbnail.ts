@@ -1,21 +1,18 @@
-import { detectImageKind } from '../../lib/image-type.ts';
-import { badRequest } from '../../lib/errors.ts';
-import { randomToken } from '../../lib/hash.ts';
-import { videoMediaPrefix } from '../../storage/media-keys.ts';
+import { reencodeImage, type EncodedImage } from '../../lib/images.ts';
 import type { Storage } from '../../storage/storage.ts';
+import { storeImage } from '../../storage/images.ts';
+import { videoMediaPrefix } from '../../storage/media-keys.ts';
 
 export const THUMBNAIL_TYPE_MESSAGE = 'Thumbnail must be a png or jpeg image';
+/** Large enough for a 720p player; a bigger upload is shrunk, never served as sent. */
+const THUMBNAIL_BOX = { width: 1280, height: 720, fit: 'inside' } as const;
 
-/** Checks a thumbnail by its bytes (400 unless png/jpeg); call before changing anything. */
-export async function thumbnailExtension(filePath: string): Promise<'png' | 'jpg'> {
-  const kind = await detectImageKind(filePath);
-  if (!kind) throw badRequest(THUMBNAIL_TYPE_MESSAGE);
-  return kind === 'png' ? 'png' : 'jpg';
+/** Checks and re-encodes an uploaded thumbnail like every image (400 unless a readable png/jpeg); call before changing anything. */
+export function prepareThumbnail(filePath: string): Promise<EncodedImage> {
+  return reencodeImage(filePath, THUMBNAIL_BOX, THUMBNAIL_TYPE_MESSAGE);
 }
 
 /** Stores it under a fresh name, so a replaced thumbnail never lingers in a cache. */
-export async function storeThumbnail(storage: Storage, videoId: string, filePath: string, ext: 'png' | 'jpg'): Promise<string> {
-  const key = `${videoMediaPrefix(videoId)}/thumb-${randomToken().slice(0, 12)}.${ext}`;
-  await storage.putFile(key, filePath);
-  return key;
+export function storeThumbnail(storage: Storage, videoId: string, image: EncodedImage): Promise<string> {
+  return storeImage(storage, `${videoMediaPrefix(videoId)}/thumb-`, image);
 }

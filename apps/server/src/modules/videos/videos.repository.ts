@@ -271,6 +271,12 @@ export class VideosRepository {
       .where(eq(videos.id, id));
   }
 
+  /** Locks the row so concurrent edits of one video (two thumbnails at once) queue up. */
+  async lock(id: string): Promise<VideoTableRow | undefined> {
+    const [row] = await this.db.select().from(videos).where(eq(videos.id, id)).for('no key update');
+    return row;
+  }
+
   /** Processing-state changes that must not touch updatedAt (the uploader did not edit anything). */
   async setProcessing(id: string, set: Partial<typeof videos.$inferInsert>): Promise<boolean> {
     const rows = await this.db.update(videos).set(set).where(eq(videos.id, id)).returning({ id: videos.id });

@@ -11,7 +11,8 @@ import { mediaUrls, type MediaUrls } from '../media-access/media-links.ts';
 import { imageRef } from '../users/users.presenter.ts';
 import { UsersRepository } from '../users/users.repository.ts';
 import { SearchRepository, type ChannelHit, type PlaylistHit } from './search.repository.ts';
-import { storeThumbnail, thumbnailExtension } from './thumbnail.ts';
+import { replaceFile } from '../../storage/images.ts';
+import { prepareThumbnail, storeThumbnail } from './thumbnail.ts';
 import { toVideo } from './videos.presenter.ts';
 import { VideosRepository, type VideoSort, type VideoTableRow } from './videos.repository.ts';
 
@@ -131,14 +132,22 @@ export class VideosService {
 
   async update(id: string, viewerId: string, change: { title?: string; description?: string; imagePath?: string }) {
     const row = await this.owned(id, viewerId);
-    const ext = change.imagePath ? await thumbnailExtension(change.imagePath) : undefined;
+    const thumbnail = change.imagePath ? await prepareThumbnail(change.imagePath) : undefined;
     const set: Partial<VideoTableRow> = {};
     if (change.title !== undefined && change.title !== row.title) set.title = change.title;
     if (change.description !== undefined && change.description !== row.description) set.description = change.description;
-    if (change.imagePath && ext) set.thumbnailKey = await storeThumbnail(this.ctx.storage, id, change.imagePath, ext);
-    if (Object.keys(set).length > 0) {
+    if (thumbnail) {
+      const thumbnailKey = await storeThumbnail(this.ctx.storage, id, thumbnail);
+      const updated = await replaceFile(this.ctx.storage, this.ctx.db, thumbnailKey, async (tx) => {
+        const videos = new VideosRepository(tx);
+        const locked = await videos.lock(id);
+        if (!locked) return undefined;
+        await videos.update(id, { ...set, thumbnailKey });
+        return { oldKey: locked.thumbnailKey, result: true };
+      });
+      if (!updated) throw notFound(videoMessages.notFound);
+    } else if (Object.keys(set).length > 0) {
       await this.videos.update(id, set);
-      if (set.thumbnailKey && row.thumbnailKey) await this.ctx.storage.delete(row.thumbnailKey);
     }
     return this.get(id, viewerId);
   }

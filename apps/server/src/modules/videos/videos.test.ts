@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../db/client.ts';
 import { comments, likes, playlists, playlistVideos, subscriptions, users } from '../../db/schema.ts';
@@ -209,6 +209,16 @@ describe('GET /videos (home, search, filters, sorts, pages)', () => {
     ]);
     expect(ids(await list('type=channel&query=turring'))).toHaveLength(1);
     expect(ids(await list('type=channel&query=alanturing'))).toHaveLength(1);
+  });
+
+  it('lists no account that never verified its email, with or without a query', async () => {
+    const pending = await createUser(s.ctx, { fullName: 'Grace Unverified', userName: 'graceunverified', verified: false });
+    expect(ids(await list('type=channel&query=grace'))).toEqual([me.id]);
+    expect(ids(await list('type=channel&query=graceunverified'))).toEqual([]);
+    expect(ids(await list('type=channel&limit=100'))).not.toContain(pending.id);
+    await s.ctx.db.update(users).set({ emailVerifiedAt: new Date() }).where(eq(users.id, pending.id));
+    expect(ids(await list('type=channel&query=graceunverified'))).toEqual([pending.id]);
+    await s.ctx.db.delete(users).where(eq(users.id, pending.id));
   });
 
   it('finds playlists by name, counting only visible videos', async () => {
