@@ -16,6 +16,7 @@ import { loadConfig } from '../apps/server/src/config.ts';
 import { users, videos } from '../apps/server/src/db/schema.ts';
 import { newId } from '../apps/server/src/lib/ids.ts';
 import { transcodeHandler } from '../apps/server/src/modules/transcode/transcode.job.ts';
+import { originalKey } from '../apps/server/src/storage/media-keys.ts';
 import { benchDatabaseUrl, engineVersion, fmt, media, ratio, report } from './lib.ts';
 
 const root = path.resolve('bench/tmp/transcode');
@@ -38,8 +39,8 @@ async function transcode(source: string): Promise<{ hls: string; cpu: number; wa
   try {
     const ownerId = newId();
     const videoId = newId();
-    const sourceKey = `videos/${videoId}/source.mp4`;
-    mkdirSync(path.join(dataDir, 'media', `videos/${videoId}`), { recursive: true });
+    const sourceKey = originalKey(videoId);
+    mkdirSync(path.dirname(path.join(dataDir, 'media', sourceKey)), { recursive: true });
     copyFileSync(source, path.join(dataDir, 'media', sourceKey));
     await ctx.db.insert(users).values({ id: ownerId, userName: `bench${Date.now()}`, fullName: 'Bench', email: `bench${Date.now()}@bench.local`, passwordHash: 'x' });
     await ctx.db.insert(videos).values({ id: videoId, ownerId, title: 'Bench clip', description: '', duration: 0, status: 'processing', isPublished: true, sourceKey });

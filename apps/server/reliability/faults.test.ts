@@ -9,6 +9,7 @@ import { openDatabase, queryRows } from '../src/db/client.ts';
 import { isDatabaseUnavailable } from '../src/db/errors.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { AccessTokens } from '../src/modules/auth/access-token.ts';
+import { originalKey } from '../src/storage/media-keys.ts';
 import type { AppContext } from '../src/context.ts';
 import { createUser, createVideo, makeClip, TEST_ENV } from '../test/harness.ts';
 import { adminQuery, freePort, scratchDatabase, startProcess, type ServerProcess } from '../test/processes.ts';
@@ -209,7 +210,7 @@ describe('the API process SIGKILLed mid-upload', () => {
         expect(res.status, res.body).toBe(last ? 201 : 200);
         if (last) videoId = JSON.parse(res.body).data.video._id;
       }
-      expect(sha(await readFile(path.join(dataDir, 'media', 'videos', videoId, 'source.mp4')))).toBe(sha(clip));
+      expect(sha(await readFile(path.join(dataDir, 'media', originalKey(videoId))))).toBe(sha(clip));
     } finally {
       await server.kill();
     }

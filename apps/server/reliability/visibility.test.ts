@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../test/http.ts';
-import { createTestApp, createUser, createVideo, type TestContext } from '../test/harness.ts';
+import { bearer, createTestApp, createUser, type TestContext } from '../test/harness.ts';
+import { injectGetter, loadLikePlayer, ORIGINAL_BYTES, storeReadyVideo, type Fetched, type Getter } from '../test/media.ts';
 import type { UserRow } from '../src/modules/users/users.repository.ts';
 
 /**
@@ -25,6 +26,8 @@ interface Scene {
   replyOnHidden: string;
   ownerPlaylist: string;
   otherPlaylist: string;
+  /** Every media request another user made while the hidden videos were still public. */
+  mediaWhilePublic: Fetched[];
 }
 
 interface ReadCase {
@@ -75,6 +78,9 @@ const cases: Record<string, ReadCase> = {
   'GET /api/v1/dashboard/channel-videos': { urls: () => ['/dashboard/channel-videos'], shown: (s) => s.theirs, ownerSees: true },
 };
 
+/** GET routes that answer a stored file rather than JSON, checked by the media section below. */
+const fileRoutes = ['GET /api/v1/videos/:id/original'];
+
 /** GET routes that carry no video at all, each with the reason. */
 const videoFree: Record<string, string> = {
   'GET /api/v1/health': 'liveness only',
@@ -90,6 +96,7 @@ const videoFree: Record<string, string> = {
 
 let t: TestContext;
 let s: Scene;
+const get: Getter = (url, headers) => injectGetter(t.app)(url, headers);
 
 async function post(as: UserRow, url: string, body?: object) {
   const res = await call(t, 'POST', url, { as, body });
@@ -101,7 +108,7 @@ beforeAll(async () => {
   t = await createTestApp();
   const owner = await createUser(t.ctx);
   const other = await createUser(t.ctx);
-  const video = (title: string, by = owner) => createVideo(t.ctx, by, { title, duration: 30 }).then((v) => v.id);
+  const video = (title: string, by = owner) => storeReadyVideo(t.ctx, by, { title, duration: 30 }).then((v) => v.id);
   const pub = await video('Glacier walk at dawn');
   const pub2 = await video('Glacier walk at dusk');
   const theirs = await video('Glacier from above', other);
@@ -124,16 +131,21 @@ beforeAll(async () => {
   const commentOnHidden = (await post(other, `/comments/video/${hidden[0]}`, { content: 'early look' }))._id;
   const replyOnHidden = (await post(owner, `/comments/video/${hidden[0]}/${commentOnHidden}`, { content: 'shh' }))._id;
 
+  const mediaWhilePublic: Fetched[] = [];
+  for (const id of hidden) mediaWhilePublic.push(...(await loadLikePlayer(get, (await call(t, 'GET', `/videos/${id}`, { as: other })).body.data)));
+  expect(mediaWhilePublic.length).toBeGreaterThan(10);
+  expect(mediaWhilePublic.every((f) => f.status === 200)).toBe(true);
+
   await t.ctx.db.execute(sql`UPDATE videos SET is_published = false WHERE id = ${hidden[0]}`);
   await t.ctx.db.execute(sql`UPDATE videos SET status = 'processing' WHERE id = ${hidden[1]}`);
-  s = { owner, other, pub, pub2, theirs, hidden, commentOnPub, replyOnPub, commentOnHidden, replyOnHidden, ownerPlaylist, otherPlaylist };
+  s = { owner, other, pub, pub2, theirs, hidden, commentOnPub, replyOnPub, commentOnHidden, replyOnHidden, ownerPlaylist, otherPlaylist, mediaWhilePublic };
 });
 afterAll(() => t.close());
 
 it('has a case (or a reason it carries no videos) for every GET route in the route table, and none for a route that is gone', () => {
   const reads = t.app.routeTable.filter((r) => r.method === 'GET').map((r) => `${r.method} ${r.url}`);
-  expect(reads.filter((r) => !(r in cases) && !(r in videoFree))).toEqual([]);
-  expect([...Object.keys(cases), ...Object.keys(videoFree)].filter((k) => !reads.includes(k))).toEqual([]);
+  expect(reads.filter((r) => !(r in cases) && !(r in videoFree) && !fileRoutes.includes(r))).toEqual([]);
+  expect([...Object.keys(cases), ...Object.keys(videoFree), ...fileRoutes].filter((k) => !reads.includes(k))).toEqual([]);
 });
 
 /** Every answer body on the case's urls, as one text (the urls themselves name hidden ids). */
@@ -161,5 +173,34 @@ describe.each(Object.entries(cases))('%s', (_key, c) => {
 describe.each(Object.entries(cases).filter(([, c]) => c.ownerSees))('%s', (_key, c) => {
   it("shows them to their owner in the owner's own view", async () => {
     expect(await read(c, s.owner)).toContain(s.hidden[0]);
+  });
+});
+
+describe('media files', () => {
+  it('no longer serves a hidden video\'s files at the URLs handed out while it was public, nor at their bare keys', async () => {
+    for (const headers of [{}, await bearer(t.ctx, s.other)]) {
+      for (const f of s.mediaWhilePublic) {
+        const bare = f.url.replace(/^\/media\/videos\/([^/]+)\/[^/]+\//, '/media/videos/$1/');
+        for (const url of [f.url, bare]) expect((await get(url, headers)).status, url).toBe(404);
+      }
+    }
+  });
+
+  it('serves every file of the hidden videos to their owner, through the links the API gives them', async () => {
+    for (const id of s.hidden) {
+      const fetched = await loadLikePlayer(get, (await call(t, 'GET', `/videos/${id}`, { as: s.owner })).body.data);
+      expect(fetched.length).toBe(s.mediaWhilePublic.length / s.hidden.length);
+      expect(fetched.every((f) => f.status === 200 && f.headers['cache-control'] === 'private, no-store')).toBe(true);
+    }
+  });
+
+  it('gives a video\'s original to its owner only, public or not', async () => {
+    for (const id of [s.pub, ...s.hidden]) {
+      const url = `/api/v1/videos/${id}/original`;
+      expect((await get(url)).status).toBe(401);
+      const theirs = await get(url, await bearer(t.ctx, s.other));
+      expect([theirs.status, theirs.body.includes(ORIGINAL_BYTES)]).toEqual([403, false]);
+      expect((await get(url, await bearer(t.ctx, s.owner))).body.equals(ORIGINAL_BYTES)).toBe(true);
+    }
   });
 });

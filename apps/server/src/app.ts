@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import Fastify, { type FastifyInstance, type FastifySchema, type FastifyServerOptions } from 'fastify';
 import cookie from '@fastify/cookie';
@@ -21,7 +21,6 @@ import type { AppContext } from './context.ts';
 import { errorBody, installErrorHandlers, routerErrorHandler } from './plugins/errors.ts';
 import { installInputGuard } from './plugins/input-guard.ts';
 import { viewerPlugin } from './plugins/viewer.ts';
-import { LocalStorage } from './storage/local-storage.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
@@ -34,7 +33,7 @@ import { videosRoutes } from './modules/videos/videos.routes.ts';
 import { uploadsRoutes } from './modules/uploads/uploads.routes.ts';
 import { historyRoutes } from './modules/history/history.routes.ts';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
-import { contentTypeOf } from './storage/content-types.ts';
+import { mediaAccessRoutes } from './modules/media-access/media-access.routes.ts';
 import { databaseRateLimitStore } from './lib/rate-limit-store.ts';
 import { tooManyRequestsMessage } from './lib/errors.ts';
 
@@ -145,21 +144,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   await app.register(historyRoutes, { prefix: API_PREFIX, ctx });
   await app.register(dashboardRoutes, { prefix: API_PREFIX, ctx });
 
-  if (ctx.storage instanceof LocalStorage) {
-    mkdirSync(ctx.storage.root, { recursive: true });
-    await app.register(fastifyStatic, {
-      root: ctx.storage.root,
-      prefix: '/media/',
-      decorateReply: false,
-      index: false,
-      immutable: true,
-      maxAge: '365d',
-      // Larger reads than the 64 KiB default: fewer syscalls and event-loop turns per segment.
-      highWaterMark: 1024 * 1024,
-      // HLS players are strict about playlist and segment types.
-      setHeaders: (reply, filePath) => reply.header('content-type', contentTypeOf(filePath)),
-    } as Parameters<typeof fastifyStatic>[1]);
-  }
+  await app.register(mediaAccessRoutes, { ctx });
   const webDist = ctx.config.webDist;
   const hasWeb = existsSync(`${webDist}/index.html`);
   if (hasWeb) {

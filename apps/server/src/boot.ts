@@ -9,6 +9,7 @@ import { MediaService } from './media/media-service.ts';
 import { AccessTokens } from './modules/auth/access-token.ts';
 import { LocalStorage } from './storage/local-storage.ts';
 import { S3Storage } from './storage/s3-storage.ts';
+import { applyStorageMoves } from './storage/storage-moves.ts';
 import type { Storage } from './storage/storage.ts';
 
 /** S3 when S3_BUCKET is set, else local disk under DATA_DIR/media. */
@@ -16,7 +17,7 @@ export function createStorage(config: Config): Storage {
   return config.s3 ? new S3Storage(config.s3) : new LocalStorage(path.join(config.dataDir, 'media'));
 }
 
-/** Opens the database (migrating it), storage and token keys: everything a process needs. */
+/** Opens the database (migrating it, then moving stored files a migration renamed), storage and token keys: everything a process needs. */
 export async function createContext(config: Config): Promise<AppContext> {
   mkdirSync(config.dataDir, { recursive: true });
   const database = await openDatabase({
@@ -25,6 +26,7 @@ export async function createContext(config: Config): Promise<AppContext> {
   });
   await migrate(database);
   const storage = createStorage(config);
+  await applyStorageMoves(database.db, storage);
   return {
     config,
     database,

@@ -52,6 +52,13 @@ const envSchema = z.object({
   /** Per account: unfinished chunked uploads at once, and the MB their chunks may hold together (default twice MAX_VIDEO_MB). */
   MAX_OPEN_UPLOADS: z.coerce.number().int().min(1).default(10),
   MAX_UPLOADS_HELD_MB: z.coerce.number().int().min(1).optional(),
+  /** How long a signed link to media that is not public (the owner's previews) stays valid. */
+  MEDIA_URL_TTL_SECONDS: z.coerce.number().int().min(60).default(6 * 3600),
+  /** Behind nginx: the internal location serving DATA_DIR/media; media answers then hand the file to nginx (X-Accel-Redirect). */
+  MEDIA_ACCEL_REDIRECT: z
+    .string()
+    .regex(/^\/[\w/-]*\/$/, 'a path such as /_media_files/')
+    .optional(),
   WORKER_ENABLED: bool.default(true),
   WORKER_CONCURRENCY: int(1),
   /** `bundled` (FFmpeg inside the node-av npm package), `system` (FFMPEG_PATH or the PATH), `auto` = system when FFMPEG_PATH is set. */
@@ -120,6 +127,8 @@ export interface Config {
   trustProxy: boolean | string[];
   limits: { videoMb: number; thumbnailMb: number; imageMb: number; openUploads: number; uploadsHeldMb: number };
   uploadSessionTtlHours: number;
+  mediaUrlTtlSeconds: number;
+  mediaAccelRedirect?: string;
   worker: { enabled: boolean; concurrency: number };
   media: {
     engine: Env['MEDIA_ENGINE'];
@@ -226,6 +235,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
       uploadsHeldMb: e.MAX_UPLOADS_HELD_MB ?? 2 * e.MAX_VIDEO_MB,
     },
     uploadSessionTtlHours: e.UPLOAD_SESSION_TTL_HOURS,
+    mediaUrlTtlSeconds: e.MEDIA_URL_TTL_SECONDS,
+    mediaAccelRedirect: e.MEDIA_ACCEL_REDIRECT,
     worker: { enabled: e.WORKER_ENABLED, concurrency: Math.max(1, e.WORKER_CONCURRENCY) },
     media: {
       engine: e.MEDIA_ENGINE,

@@ -28,6 +28,8 @@ export const videoMessages = {
   notFound: 'Video not found',
   loginToUpload: 'Please login to upload a video',
   notOwner: 'You can only change your own videos',
+  originalOwnerOnly: 'Only the owner can download the original of a video',
+  originalGone: 'The original of this video is no longer stored',
   loginForHistory: 'Please login to view your watch history.',
 } as const;
 

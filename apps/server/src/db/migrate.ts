@@ -19,14 +19,18 @@ async function appliedNames(database: Database): Promise<Set<string>> {
   return new Set(done.map((r) => r.name));
 }
 
-/** Applies every migration not yet applied, each in its own transaction. Returns the names applied. */
-export async function migrate(database: Database): Promise<string[]> {
+/**
+ * Applies every migration not yet applied, each in its own transaction. Returns the names applied.
+ * `before` stops at the first migration named from it on (upgrade tests start from an older schema).
+ */
+export async function migrate(database: Database, opts: { before?: string } = {}): Promise<string[]> {
   await database.exec(
     'CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
   );
   let applied = await appliedNames(database);
   const ran: string[] = [];
   for (const file of migrationFiles()) {
+    if (opts.before && file >= opts.before) break;
     if (applied.has(file)) continue;
     const text = readFileSync(path.join(MIGRATIONS_DIR, file), 'utf8');
     const name = file.replace(/'/g, "''");

@@ -2,6 +2,7 @@
  * Typed mirror of the SQL migrations in ./migrations (the migrations are the source of truth;
  * see docs/decisions/001-query-layer.md). Generated columns and partial indexes live only in SQL.
  */
+import { sql } from 'drizzle-orm';
 import {
   bigint,
   boolean,
@@ -84,6 +85,10 @@ export const videos = pgTable('videos', {
   hlsKey: text('hls_key'),
   storyboardKey: text('storyboard_key'),
   progressiveKey: text('progressive_key'),
+  /** In every public media URL; redrawn on each publish and unpublish (ADR 011). */
+  mediaToken: text('media_token')
+    .notNull()
+    .default(sql`replace(gen_random_uuid()::text, '-', '')`),
   createdAt: created(),
   updatedAt: updated(),
 });
@@ -247,4 +252,10 @@ export const rateLimits = pgTable('rate_limits', {
   key: text('key').primaryKey(),
   hits: integer('hits').notNull(),
   resetsAt: ts('resets_at').notNull(),
+});
+
+/** Storage renames a migration recorded; applied at boot (storage/storage-moves.ts). */
+export const storageMoves = pgTable('storage_moves', {
+  fromKey: text('from_key').primaryKey(),
+  toKey: text('to_key').notNull(),
 });

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tweets, users, videos } from '../db/schema.ts';
 import type { UserRow } from '../modules/users/users.repository.ts';
 import { bearer, createTestApp, createTweet, createUser, createVideo, multipartInject, TINY_PNG, type TestContext } from '../../test/harness.ts';
+import { keyOf } from '../../test/media.ts';
 
 let t: TestContext;
 let owner: UserRow;
@@ -40,7 +41,7 @@ describe('video thumbnails', () => {
     const video = await createVideo(t.ctx, owner);
     const res = await patchImage(`/videos/${video.id}`, photo);
     expect(res.statusCode).toBe(200);
-    const key = res.json().data.thumbnail.url.replace('/media/', '');
+    const key = keyOf(res.json().data.thumbnail.url);
     expect(key).toMatch(new RegExp(`^videos/${video.id}/thumb-[\\w-]+\\.jpg$`));
     const stored = await sharp(mediaPath(key)).metadata();
     expect(stored.exif).toBeUndefined();

@@ -1,8 +1,6 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { text } from 'node:stream/consumers';
-import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
 import { createStorage } from '../boot.ts';
@@ -10,32 +8,20 @@ import { loadConfig } from '../config.ts';
 import type { AppContext } from '../context.ts';
 import { createWorker } from '../jobs/create-worker.ts';
 import { bearer, createTestApp, createUser, makeClip, memoryLog, postChunk, TEST_ENV, type TestContext } from '../../test/harness.ts';
+import { startS3, type TestS3 } from '../../test/s3.ts';
 import { LocalStorage } from './local-storage.ts';
+import { originalKey } from './media-keys.ts';
 import { S3Storage } from './s3-storage.ts';
 
-let server: S3rver;
+let s3: TestS3;
 let dir: string;
 let endpoint: string;
 let storage: S3Storage;
 beforeAll(async () => {
-  dir = await mkdtemp(path.join(os.tmpdir(), 'glimpse-s3-'));
-  server = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory: dir, configureBuckets: [{ name: 'media', configs: [] }] });
-  const { port } = await server.run();
-  endpoint = `http://127.0.0.1:${port}`;
-  storage = new S3Storage({
-    bucket: 'media',
-    endpoint,
-    region: 'us-east-1',
-    accessKeyId: 'S3RVER',
-    secretAccessKey: 'S3RVER',
-    forcePathStyle: true,
-  });
+  s3 = await startS3();
+  ({ dir, endpoint, storage } = s3);
 });
-afterAll(async () => {
-  storage.close();
-  await server.close();
-  await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => s3.close());
 
 describe('S3Storage against an S3-protocol server', () => {
   it('stores, reads, answers exists and deletes single keys', async () => {
@@ -55,6 +41,29 @@ describe('S3Storage against an S3-protocol server', () => {
     expect(await ranged.text()).toBe('WEBVT');
     await storage.delete('videos/v1/storyboard.vtt');
     expect(await storage.exists('videos/v1/storyboard.vtt')).toBe(false);
+  });
+
+  it('answers reads as HTTP: whole, byte ranges, HEAD, ETag revalidation, missing keys and bad ranges', async () => {
+    await storage.putBuffer('videos/v3/hls/v0/seg_00000.m4s', Buffer.from('0123456789'));
+    const get = (headers: Record<string, string> = {}, method = 'GET') => storage.answer('videos/v3/hls/v0/seg_00000.m4s', { method, headers });
+    const whole = (await get())!;
+    expect([whole.statusCode, whole.headers['Content-Length'], whole.headers['Accept-Ranges']]).toEqual([200, 10, 'bytes']);
+    expect(await text(whole.body!)).toBe('0123456789');
+    const part = (await get({ range: 'bytes=2-5' }))!;
+    expect([part.statusCode, part.headers['Content-Range'], part.headers['Content-Length']]).toEqual([206, 'bytes 2-5/10', 4]);
+    expect(await text(part.body!)).toBe('2345');
+    const head = (await get({}, 'HEAD'))!;
+    expect([head.statusCode, head.headers['Content-Length'], await text(head.body!)]).toEqual([200, 10, '']);
+    expect((await get({ 'if-none-match': String(whole.headers.ETag) }))!.statusCode).toBe(304);
+    expect((await get({ range: 'bytes=50-60' }))!.statusCode).toBe(416);
+    expect(await storage.answer('videos/v3/nope.m4s', { method: 'GET', headers: {} })).toBeNull();
+  });
+
+  it('moves a key: the new key holds the bytes, the old one is gone', async () => {
+    await storage.putBuffer('videos/v4/source.mp4', Buffer.from('original'));
+    await storage.move('videos/v4/source.mp4', 'originals/v4/source.mp4');
+    expect(await storage.exists('videos/v4/source.mp4')).toBe(false);
+    expect(await text(await storage.getStream('originals/v4/source.mp4'))).toBe('original');
   });
 
   it('deletes a whole prefix and nothing beside it', async () => {
@@ -105,16 +114,19 @@ describe('S3Storage against an S3-protocol server', () => {
       await createWorker(ctx, memoryLog()).drain();
       const video = (await app.inject({ method: 'GET', url: `/api/v1/videos/${id}`, headers: auth })).json().data.video;
       expect(video.status).toBe('ready');
-      expect(video.videoFile.url).toBe(`${endpoint}/media/videos/${id}/hls/master.m3u8`);
-      const master = await fetch(video.videoFile.url);
-      expect(await master.text()).toContain('RESOLUTION=320x240');
+      // Not published yet: the owner's link is signed, and the app serves it from the bucket.
+      expect(video.videoFile.url).toMatch(new RegExp(`^/media/videos/${id}/exp-\\d+-[\\w-]+/hls/master\\.m3u8$`));
+      const master = await app.inject({ method: 'GET', url: video.videoFile.url });
+      expect(master.body).toContain('RESOLUTION=320x240');
+      expect(await storage.exists(originalKey(id))).toBe(true);
       // A silent source: video-only renditions.
       expect(await text(await storage.getStream(`videos/${id}/hls/master.m3u8`))).not.toContain('mp4a');
       expect(await storage.exists(`videos/${id}/hls/240p/seg_00000.m4s`)).toBe(true);
       await app.inject({ method: 'DELETE', url: `/api/v1/videos/${id}`, headers: auth });
-      for (const key of ['source.mp4', 'poster.jpg', 'storyboard.vtt', 'hls/master.m3u8', 'hls/240p/seg_00000.m4s', 'progressive.mp4']) {
+      for (const key of ['poster.jpg', 'storyboard.vtt', 'hls/master.m3u8', 'hls/240p/seg_00000.m4s', 'progressive.mp4']) {
         expect(await storage.exists(`videos/${id}/${key}`), key).toBe(false);
       }
+      expect(await storage.exists(originalKey(id))).toBe(false);
     });
   });
 });

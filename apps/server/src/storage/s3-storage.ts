@@ -1,7 +1,8 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import {
+  CopyObjectCommand,
   DeleteObjectCommand,
   DeleteObjectsCommand,
   GetObjectCommand,
@@ -12,9 +13,12 @@ import {
 } from '@aws-sdk/client-s3';
 import type { Config } from '../config.ts';
 import { contentTypeOf } from './content-types.ts';
-import { assertSafeKey, type Storage } from './storage.ts';
+import { assertSafeKey, type ReadRequest, type Storage, type StoredAnswer } from './storage.ts';
 
 type S3Config = NonNullable<Config['s3']>;
+
+const statusOf = (err: unknown): number | undefined => (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+const header = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v);
 
 /** Objects in an S3-compatible bucket; browsers load them from S3_PUBLIC_URL (a CDN) or the endpoint. */
 export class S3Storage implements Storage {
@@ -82,8 +86,45 @@ export class S3Storage implements Storage {
       await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
       return true;
     } catch (err) {
-      const status = (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
-      if (status === 404) return false;
+      if (statusOf(err) === 404) return false;
+      throw err;
+    }
+  }
+
+  async move(from: string, to: string): Promise<void> {
+    assertSafeKey(from);
+    assertSafeKey(to);
+    await this.client.send(
+      new CopyObjectCommand({ Bucket: this.bucket, Key: to, CopySource: `${this.bucket}/${from.split('/').map(encodeURIComponent).join('/')}` }),
+    );
+    await this.delete(from);
+  }
+
+  /** Range and conditional headers go to the bucket, which answers them; its status and headers come back. */
+  async answer(key: string, request: ReadRequest): Promise<StoredAnswer | null> {
+    assertSafeKey(key);
+    const input = {
+      Bucket: this.bucket,
+      Key: key,
+      Range: header(request.headers.range),
+      IfNoneMatch: header(request.headers['if-none-match']),
+    };
+    try {
+      const head = request.method === 'HEAD';
+      const res = head ? await this.client.send(new HeadObjectCommand(input)) : await this.client.send(new GetObjectCommand(input));
+      const headers: Record<string, string | number> = { 'Accept-Ranges': 'bytes' };
+      if (res.ContentLength !== undefined) headers['Content-Length'] = res.ContentLength;
+      if (res.ETag) headers.ETag = res.ETag;
+      if (res.LastModified) headers['Last-Modified'] = res.LastModified.toUTCString();
+      const range = 'ContentRange' in res ? res.ContentRange : undefined;
+      if (range) headers['Content-Range'] = range;
+      // HEAD: an empty body that keeps the Content-Length of the object.
+      const body = 'Body' in res ? (res.Body as Readable) : Readable.from([]);
+      return { statusCode: range ? 206 : 200, headers, body };
+    } catch (err) {
+      const status = statusOf(err);
+      if (status === 404) return null;
+      if (status === 304 || status === 412 || status === 416) return { statusCode: status, headers: {}, body: null };
       throw err;
     }
   }

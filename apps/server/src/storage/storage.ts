@@ -1,4 +1,18 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
+
+/** What a driver needs of an HTTP request to answer it: HEAD or GET, Range, conditional headers. */
+export interface ReadRequest {
+  method?: string;
+  headers: IncomingHttpHeaders;
+}
+
+/** A stored file as an HTTP answer (200, 206, 304, 416...): status, the driver's headers, the body. */
+export interface StoredAnswer {
+  statusCode: number;
+  headers: Record<string, string | number>;
+  body: Readable | null;
+}
 
 /**
  * Where media lives. Keys are relative paths such as `videos/{id}/hls/master.m3u8`;
@@ -13,6 +27,10 @@ export interface Storage {
   delete(key: string): Promise<void>;
   /** Removes every object whose key starts with prefix (a whole video's folder). */
   deletePrefix(prefix: string): Promise<void>;
+  /** Renames a key (same storage); the old key is gone afterwards. */
+  move(from: string, to: string): Promise<void>;
+  /** The file as an answer to `request` (byte ranges, HEAD, ETag), or null when the key holds nothing. */
+  answer(key: string, request: ReadRequest): Promise<StoredAnswer | null>;
   /** Public URL of a key. */
   url(key: string): string;
 }

@@ -3,12 +3,14 @@ import { pageQuery, videoMessages } from '@glimpse/contract';
 import type { ModuleOptions } from '../../context.ts';
 import { ok } from '../../lib/reply.ts';
 import { requireViewer } from '../../plugins/viewer.ts';
+import { mediaUrls } from '../media-access/media-links.ts';
 import { toVideo } from '../videos/videos.presenter.ts';
 import { mappedPage, pageWindow } from '../videos/videos.service.ts';
 import { HistoryRepository } from './history.repository.ts';
 
 export const historyRoutes: FastifyPluginAsyncZod<ModuleOptions> = async (app, { ctx }) => {
   const history = new HistoryRepository(ctx.db);
+  const media = mediaUrls(ctx);
 
   app.get(
     '/users/watch-history',
@@ -17,7 +19,7 @@ export const historyRoutes: FastifyPluginAsyncZod<ModuleOptions> = async (app, {
       const viewer = requireViewer(request, videoMessages.loginForHistory);
       const rows = await history.list(viewer.id, pageWindow(request.query));
       const page = mappedPage('watchHistory', rows, request.query, (r) => [r.watched_key!, r.id], (r) => ({
-        ...toVideo(ctx.storage, r),
+        ...toVideo(media, r),
         watchedAt: new Date(r.watched_at!).toISOString(),
         position: Number(r.position_seconds ?? 0),
       }));

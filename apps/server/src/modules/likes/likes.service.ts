@@ -2,6 +2,7 @@ import type { LikedVideo, LikeEntityType, LikeResult, LikeStatus, PageQuery } fr
 import type { AppContext } from '../../context.ts';
 import { notFound } from '../../lib/errors.ts';
 import { pageOf, pageWindow } from '../../lib/keyset.ts';
+import { mediaUrls } from '../media-access/media-links.ts';
 import { toVideoCard } from '../videos/videos.presenter.ts';
 import { toLikeStatus } from './likes.presenter.ts';
 import { LikesRepository } from './likes.repository.ts';
@@ -40,7 +41,7 @@ export class LikesService {
     const items: LikedVideo[] = rows.map((r) => ({
       _id: r.likeId,
       likedAt: r.likedAt.toISOString(),
-      video: toVideoCard(this.ctx.storage, r.video, r.owner),
+      video: toVideoCard(mediaUrls(this.ctx), r),
     }));
     return pageOf('likedVideos', items, q, (i) => i._id);
   }

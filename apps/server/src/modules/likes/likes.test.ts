@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createTweet, createUser, createVideo, type TestContext } from '../../../test/harness.ts';
 import { call, expectError, MISSING_ID, rows } from '../../../test/http.ts';
+import { createVideoWithThumbnail, publicUrl } from '../../../test/media.ts';
 import type { UserRow } from '../users/users.repository.ts';
 
 let t: TestContext;
@@ -102,7 +103,7 @@ describe('GET /likes/video', () => {
 
   it('lists liked videos the viewer may see, most recently liked first, each with a video object', async () => {
     const carol = await createUser(t.ctx);
-    const first = await createVideo(t.ctx, alice, { title: 'First', thumbnailKey: 'videos/first/thumb.jpg' });
+    const first = await createVideoWithThumbnail(t.ctx, alice, { title: 'First' });
     const second = await createVideo(t.ctx, alice, { title: 'Second' });
     const disliked = await createVideo(t.ctx, alice);
     const laterHidden = await createVideo(t.ctx, alice);
@@ -128,7 +129,7 @@ describe('GET /likes/video', () => {
       duration: 42,
       views: 0,
       isPublished: true,
-      thumbnail: { url: '/media/videos/first/thumb.jpg' },
+      thumbnail: { url: publicUrl(first, 'thumb.jpg') },
       owner: { _id: alice.id, userName: alice.userName, fullName: alice.fullName, avatar: null },
     });
     expect(rest.body.data.hasNextPage).toBe(false);

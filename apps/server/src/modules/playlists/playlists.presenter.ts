@@ -1,6 +1,6 @@
 import type { PlaylistSummary } from '@glimpse/contract';
-import type { Storage } from '../../storage/storage.ts';
-import { imageRef, toOwner } from '../users/users.presenter.ts';
+import type { MediaUrls } from '../media-access/media-links.ts';
+import { toOwner } from '../users/users.presenter.ts';
 import type { OwnerRow } from '../users/users.repository.ts';
 import type { PlaylistRow } from './playlists.repository.ts';
 
@@ -10,10 +10,12 @@ export interface PlaylistSummaryRow {
   noOfVideos: number;
   firstVideoId: string | null;
   thumbnailKey: string | null;
+  /** The first video's public media token (null unless it is public). */
+  thumbnailPublicToken: string | null;
   videoStatus: boolean;
 }
 
-export function toPlaylistSummary(storage: Storage, row: PlaylistSummaryRow): PlaylistSummary {
+export function toPlaylistSummary(media: MediaUrls, row: PlaylistSummaryRow): PlaylistSummary {
   const p = row.playlist;
   return {
     _id: p.id,
@@ -21,8 +23,8 @@ export function toPlaylistSummary(storage: Storage, row: PlaylistSummaryRow): Pl
     description: p.description,
     noOfVideos: row.noOfVideos,
     videoId: row.firstVideoId,
-    thumbnail: imageRef(storage, row.thumbnailKey),
-    owner: toOwner(storage, row.owner),
+    thumbnail: media.fileRef(row.firstVideoId, row.thumbnailPublicToken, row.thumbnailKey),
+    owner: toOwner(media.storage, row.owner),
     videoStatus: row.videoStatus,
     createdAt: p.createdAt.toISOString(),
     updatedAt: p.updatedAt.toISOString(),

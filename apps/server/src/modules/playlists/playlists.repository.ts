@@ -3,7 +3,7 @@ import { queryRows, type Executor } from '../../db/client.ts';
 import { playlists, playlistVideos, users, videos } from '../../db/schema.ts';
 import { afterCursor, type PageWindow } from '../../lib/keyset.ts';
 import { ownerColumns } from '../users/users.repository.ts';
-import { videoCardColumns, videoVisibleTo } from '../videos/video-cards.repository.ts';
+import { publicMediaToken, videoCardColumns, videoVisibleTo } from '../videos/video-cards.repository.ts';
 
 export type PlaylistRow = typeof playlists.$inferSelect;
 
@@ -25,6 +25,7 @@ export class PlaylistsRepository {
         noOfVideos: sql<number>`(SELECT count(*)::int ${visibleEntries})`,
         firstVideoId: sql<string | null>`(SELECT ${videos.id} ${first})`,
         thumbnailKey: sql<string | null>`(SELECT ${videos.thumbnailKey} ${first})`,
+        thumbnailPublicToken: sql<string | null>`(SELECT ${publicMediaToken(videos)} ${first})`,
         videoStatus: videoId
           ? sql<boolean>`EXISTS (SELECT 1 FROM ${playlistVideos} WHERE ${playlistVideos.playlistId} = ${playlists.id} AND ${playlistVideos.videoId} = ${videoId})`
           : sql<boolean>`false`,

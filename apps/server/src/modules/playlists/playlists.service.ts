@@ -10,6 +10,7 @@ import type { Tx } from '../../db/client.ts';
 import { conflict, forbidden, loginRequired, notFound } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { pageOf, pageWindow } from '../../lib/keyset.ts';
+import { mediaUrls, type MediaUrls } from '../media-access/media-links.ts';
 import { UsersRepository } from '../users/users.repository.ts';
 import { VideoCardsRepository } from '../videos/video-cards.repository.ts';
 import { toVideoCard } from '../videos/videos.presenter.ts';
@@ -18,9 +19,11 @@ import { PlaylistsRepository } from './playlists.repository.ts';
 
 export class PlaylistsService {
   private readonly playlists: PlaylistsRepository;
+  private readonly media: MediaUrls;
 
   constructor(private readonly ctx: AppContext) {
     this.playlists = new PlaylistsRepository(ctx.db);
+    this.media = mediaUrls(ctx);
   }
 
   /** A channel's playlists by userName (public), else the viewer's own (login required). */
@@ -35,7 +38,7 @@ export class PlaylistsService {
     const rows = await this.playlists.listByOwner(ownerId, viewerId, q.videoId ?? null, pageWindow(q));
     return pageOf(
       'playlists',
-      rows.map((r) => toPlaylistSummary(this.ctx.storage, r)),
+      rows.map((r) => toPlaylistSummary(this.media, r)),
       q,
       (p) => p._id,
     );
@@ -46,7 +49,7 @@ export class PlaylistsService {
     const row = await this.playlists.findSummary(id, viewerId);
     if (!row) throw notFound(playlistMessages.notFound);
     const videos = await this.playlists.videosOf(id, viewerId);
-    return { ...toPlaylistSummary(this.ctx.storage, row), videos: videos.map((v) => toVideoCard(this.ctx.storage, v.video, v.owner)) };
+    return { ...toPlaylistSummary(this.media, row), videos: videos.map((v) => toVideoCard(this.media, v)) };
   }
 
   async create(userId: string, body: CreatePlaylistBody): Promise<Playlist> {

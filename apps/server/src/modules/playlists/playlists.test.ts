@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createUser, createVideo, type TestContext } from '../../../test/harness.ts';
 import { call, expectError, MISSING_ID, rows } from '../../../test/http.ts';
+import { createVideoWithThumbnail, publicUrl, signedUrl } from '../../../test/media.ts';
 import type { UserRow } from '../users/users.repository.ts';
 
 let t: TestContext;
@@ -55,14 +56,14 @@ describe('POST /playlists', () => {
       videoStatus: false,
       owner: { _id: bob.id, userName: bob.userName, fullName: 'Bob' },
     });
-    const video = await createVideo(t.ctx, alice, { thumbnailKey: 'videos/v/thumb.jpg' });
+    const video = await createVideoWithThumbnail(t.ctx, alice);
     const withVideo = await create(bob, { name: 'Music', videoId: video.id, description: 'tunes' });
     expect(withVideo.status).toBe(201);
     expect(withVideo.body.data.playlist).toMatchObject({
       description: 'tunes',
       noOfVideos: 1,
       videoId: video.id,
-      thumbnail: { url: '/media/videos/v/thumb.jpg' },
+      thumbnail: { url: publicUrl(video, 'thumb.jpg') },
       videos: [{ _id: video.id, owner: { _id: alice.id } }],
     });
   });
@@ -74,11 +75,12 @@ describe('GET /playlists and /playlists/{id}', () => {
   let hidden: string;
   let last: string;
   let owner: UserRow;
+  let firstToken: string;
 
   beforeAll(async () => {
     owner = await createUser(t.ctx, { userName: 'curator' });
-    hidden = (await createVideo(t.ctx, owner, { isPublished: false, thumbnailKey: 'videos/h/t.jpg' })).id;
-    first = (await createVideo(t.ctx, alice, { thumbnailKey: 'videos/f/t.jpg' })).id;
+    hidden = (await createVideoWithThumbnail(t.ctx, owner, { isPublished: false })).id;
+    ({ id: first, mediaToken: firstToken } = await createVideoWithThumbnail(t.ctx, alice));
     last = (await createVideo(t.ctx, alice)).id;
     list = (await create(owner, { name: 'Mix', videoId: hidden })).body.data.playlist._id;
     await call(t, 'POST', `/playlists/${list}/${first}`, { as: owner });
@@ -97,14 +99,15 @@ describe('GET /playlists and /playlists/{id}', () => {
     expect(res.status).toBe(200);
     const { playlists } = res.body.data;
     expect(playlists.map((p: { name: string }) => p.name)).toEqual(['Empty', 'Mix']);
-    expect(playlists[1]).toMatchObject({ noOfVideos: 2, videoId: first, thumbnail: { url: '/media/videos/f/t.jpg' }, videoStatus: true });
+    expect(playlists[1]).toMatchObject({ noOfVideos: 2, videoId: first, thumbnail: { url: publicUrl({ id: first, mediaToken: firstToken }, 'thumb.jpg') }, videoStatus: true });
     expect(playlists[0]).toMatchObject({ noOfVideos: 0, videoId: null, videoStatus: false });
   });
 
   it('lists the viewer’s own playlists without userName, including their unpublished videos', async () => {
     const res = await call(t, 'GET', `/playlists?videoId=${last}`, { as: owner });
     const mix = res.body.data.playlists.find((p: { name: string }) => p.name === 'Mix');
-    expect(mix).toMatchObject({ noOfVideos: 3, videoId: hidden, thumbnail: { url: '/media/videos/h/t.jpg' }, videoStatus: true });
+    // The owner's unpublished video: a signed link only they get.
+    expect(mix).toMatchObject({ noOfVideos: 3, videoId: hidden, thumbnail: { url: expect.stringMatching(signedUrl(hidden, 'thumb.jpg')) }, videoStatus: true });
   });
 
   it('answers one playlist with its visible videos in order', async () => {

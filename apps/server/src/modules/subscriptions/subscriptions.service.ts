@@ -10,6 +10,7 @@ import { badRequest, notFound } from '../../lib/errors.ts';
 import { pageOf, pageWindow } from '../../lib/keyset.ts';
 import { toChannel } from '../users/users.presenter.ts';
 import { UsersRepository } from '../users/users.repository.ts';
+import { mediaUrls } from '../media-access/media-links.ts';
 import { toVideoCard } from '../videos/videos.presenter.ts';
 import { SubscriptionsRepository } from './subscriptions.repository.ts';
 
@@ -35,8 +36,9 @@ export class SubscriptionsService {
 
   async feed(viewerId: string, q: PageQuery) {
     const rows = await this.subscriptions.feed(viewerId, pageWindow(q));
+    const media = mediaUrls(this.ctx);
     const items: SubscriptionFeedItem[] = rows.map((r) => ({
-      ...toVideoCard(this.ctx.storage, r.video, r.owner),
+      ...toVideoCard(media, r),
       channel: toChannel(this.ctx.storage, r.channel, viewerId),
     }));
     return pageOf('subscriptions', items, q, (v) => v._id);

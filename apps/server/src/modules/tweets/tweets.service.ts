@@ -5,6 +5,7 @@ import { newId } from '../../lib/ids.ts';
 import { pageOf, pageWindow } from '../../lib/keyset.ts';
 import { parseWith } from '../../lib/validate.ts';
 import { replaceFile, saveImage } from '../../storage/images.ts';
+import { tweetImageFolder } from '../../storage/media-keys.ts';
 import { UsersRepository } from '../users/users.repository.ts';
 import { toTweet } from './tweets.presenter.ts';
 import { TweetsRepository } from './tweets.repository.ts';
@@ -15,7 +16,6 @@ export interface TweetForm {
   imagePath?: string;
 }
 
-const folderOf = (tweetId: string) => `tweets/${tweetId}`;
 const IMAGE_BOX = { width: 1280, height: 1280, fit: 'inside' } as const;
 
 export class TweetsService {
@@ -28,7 +28,7 @@ export class TweetsService {
   async create(userId: string, form: TweetForm): Promise<Tweet> {
     const { content } = parseWith(createTweetFields, form.fields);
     const id = newId();
-    const imageKey = form.imagePath ? await saveImage(this.ctx.storage, form.imagePath, `${folderOf(id)}/`, IMAGE_BOX) : null;
+    const imageKey = form.imagePath ? await saveImage(this.ctx.storage, form.imagePath, `${tweetImageFolder(id)}/`, IMAGE_BOX) : null;
     await this.tweets.insert({ id, ownerId: userId, content, imageKey });
     return this.one(id, userId);
   }
@@ -40,7 +40,7 @@ export class TweetsService {
     if (!form.imagePath) {
       await this.tweets.update(id, { content });
     } else {
-      const imageKey = await saveImage(this.ctx.storage, form.imagePath, `${folderOf(id)}/`, IMAGE_BOX);
+      const imageKey = await saveImage(this.ctx.storage, form.imagePath, `${tweetImageFolder(id)}/`, IMAGE_BOX);
       const updated = await replaceFile(this.ctx.storage, this.ctx.db, imageKey, async (tx) => {
         const repo = new TweetsRepository(tx);
         const row = await repo.lock(id);
@@ -62,7 +62,7 @@ export class TweetsService {
       if (tweet.ownerId !== userId) throw forbidden('You can only delete your own tweets');
       return repo.deleteWithComments(id);
     });
-    await this.ctx.storage.deletePrefix(folderOf(id));
+    await this.ctx.storage.deletePrefix(tweetImageFolder(id));
     return { _id: id, deletedCount };
   }
 

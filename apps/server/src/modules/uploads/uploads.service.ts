@@ -19,6 +19,7 @@ import { newId } from '../../lib/ids.ts';
 import type { EncodedImage } from '../../lib/images.ts';
 import type { MultipartResult } from '../../lib/multipart.ts';
 import { JobsRepository } from '../../jobs/jobs.repository.ts';
+import { originalKey, videoPrefixes } from '../../storage/media-keys.ts';
 import { parseFields } from '../videos/form.ts';
 import { prepareThumbnail, storeThumbnail } from '../videos/thumbnail.ts';
 import { VideosRepository } from '../videos/videos.repository.ts';
@@ -192,7 +193,7 @@ export class UploadsService {
   ): Promise<string> {
     const { file, probe: probed } = await this.assembleAndProbe(userId, q, parts);
     const id = newId();
-    const sourceKey = `videos/${id}/source.mp4`;
+    const sourceKey = originalKey(id);
     try {
       await this.ctx.storage.putFile(sourceKey, file);
       const thumbnailKey = thumbnail ? await storeThumbnail(this.ctx.storage, id, thumbnail) : null;
@@ -213,7 +214,7 @@ export class UploadsService {
         await new JobsRepository(tx).enqueue(TRANSCODE_QUEUE, { videoId: id }, { ownerId: userId });
       });
     } catch (err) {
-      await this.ctx.storage.deletePrefix(`videos/${id}`);
+      for (const prefix of videoPrefixes(id)) await this.ctx.storage.deletePrefix(prefix);
       throw err;
     }
     await this.discard(userId, q.uniqueId);

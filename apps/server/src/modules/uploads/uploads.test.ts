@@ -9,6 +9,7 @@ import { NOT_A_VIDEO } from '@glimpse/media';
 import { queryRows } from '../../db/client.ts';
 import { createWorker } from '../../jobs/create-worker.ts';
 import type { LocalStorage } from '../../storage/local-storage.ts';
+import { originalKey } from '../../storage/media-keys.ts';
 import {
   bearer,
   bootPersistentApp,
@@ -24,6 +25,7 @@ import {
   TINY_PNG,
   type TestContext,
 } from '../../../test/harness.ts';
+import { signedUrl } from '../../../test/media.ts';
 
 let t: TestContext;
 let clip: Buffer;
@@ -279,7 +281,7 @@ describe('upload -> transcode -> playback', () => {
     expect(video).toMatchObject({ title: 'Test pattern', isPublished: false, status: 'processing', progress: 0, width: 640, height: 360 });
     expect(video.duration).toBeCloseTo(4, 0);
     const id = video._id;
-    expect(sha(await readFile((t.ctx.storage as LocalStorage).pathOf(`videos/${id}/source.mp4`)))).toBe(sha(clip));
+    expect(sha(await readFile((t.ctx.storage as LocalStorage).pathOf(originalKey(id))))).toBe(sha(clip));
     expect(existsSync(uploadDir(owner.id, 'clip-1'))).toBe(false);
     expect((await t.app.inject({ method: 'GET', url: `/api/v1/videos/${id}` })).statusCode).toBe(404);
 
@@ -289,9 +291,10 @@ describe('upload -> transcode -> playback', () => {
     expect(ready).toMatchObject({
       status: 'ready',
       progress: 1,
-      videoFile: { url: `/media/videos/${id}/hls/master.m3u8` },
-      thumbnail: { url: `/media/videos/${id}/poster.jpg` },
-      storyboard: { url: `/media/videos/${id}/storyboard.vtt` },
+      // Not published yet: links only its owner gets, signed and expiring.
+      videoFile: { url: expect.stringMatching(signedUrl(id, 'hls/master.m3u8')) },
+      thumbnail: { url: expect.stringMatching(signedUrl(id, 'poster.jpg')) },
+      storyboard: { url: expect.stringMatching(signedUrl(id, 'storyboard.vtt')) },
     });
     expect(log.lines.find((l) => l.msg === 'video ready')?.obj).toMatchObject({ videoId: id, jobId: expect.any(String) });
 
@@ -323,23 +326,27 @@ describe('upload -> transcode -> playback', () => {
     const vtt = await readFile(storage.pathOf(`videos/${id}/storyboard.vtt`), 'utf8');
     expect(vtt).toContain('storyboard.jpg#xywh=160,0,160,90');
 
-    // Served with HLS types, long cache and byte ranges.
+    // Served with HLS types, never stored while private, and byte ranges.
     const m = await t.app.inject({ method: 'GET', url: ready.videoFile.url });
     expect(m.headers['content-type']).toBe('application/vnd.apple.mpegurl');
-    expect(m.headers['cache-control']).toContain('immutable');
-    const range = await t.app.inject({ method: 'GET', url: `/media/videos/${id}/hls/240p/seg_00000.m4s`, headers: { range: 'bytes=0-99' } });
+    expect(m.headers['cache-control']).toBe('private, no-store');
+    const segmentUrl = ready.videoFile.url.replace('master.m3u8', '240p/seg_00000.m4s');
+    const range = await t.app.inject({ method: 'GET', url: segmentUrl, headers: { range: 'bytes=0-99' } });
     expect(range.statusCode).toBe(206);
     expect(range.headers['content-type']).toBe('video/iso.segment');
     expect(range.rawPayload.length).toBe(100);
     expect((await t.app.inject({ method: 'GET', url: ready.storyboard.url })).headers['content-type']).toMatch(/^text\/vtt/);
-    expect((await t.app.inject({ method: 'GET', url: `/media/videos/${id}/source.mp4` })).headers['content-type']).toBe('video/mp4');
+    const original = await t.app.inject({ method: 'GET', url: `/api/v1/videos/${id}/original`, headers: auth });
+    expect([original.headers['content-type'], sha(original.rawPayload)]).toEqual(['video/mp4', sha(clip)]);
 
     await t.app.inject({ method: 'PATCH', url: `/api/v1/videos/${id}/publish`, headers: auth, payload: { isPublished: true } });
     const home = (await t.app.inject({ method: 'GET', url: '/api/v1/videos?query=pattern' })).json().data.data;
     expect(home.map((v: { _id: string }) => v._id)).toEqual([id]);
+    expect((await t.app.inject({ method: 'GET', url: home[0].videoFile.url })).headers['cache-control']).toBe('public, max-age=31536000, immutable');
 
     expect((await t.app.inject({ method: 'DELETE', url: `/api/v1/videos/${id}`, headers: auth })).statusCode).toBe(200);
     expect(existsSync(storage.pathOf(`videos/${id}`))).toBe(false);
+    expect(existsSync(storage.pathOf(`originals/${id}`))).toBe(false);
   });
 
   it('keeps an uploaded thumbnail instead of grabbing a poster; a source the engine cannot read fails at once, without retries', async () => {
@@ -351,7 +358,7 @@ describe('upload -> transcode -> playback', () => {
     });
     expect(res.statusCode).toBe(201);
     const id = res.json().data.video._id;
-    expect(res.json().data.video.thumbnail.url).toMatch(new RegExp(`/media/videos/${id}/thumb-[\\w-]+\\.png$`));
+    expect(res.json().data.video.thumbnail.url).toMatch(new RegExp(`^/media/videos/${id}/exp-\\d+-[\\w-]{43}/thumb-[\\w-]+\\.png$`));
     await createWorker(t.ctx, memoryLog()).drain();
     const ready = (await t.app.inject({ method: 'GET', url: `/api/v1/videos/${id}`, headers: auth })).json().data.video;
     expect(ready.status).toBe('ready');
@@ -360,7 +367,7 @@ describe('upload -> transcode -> playback', () => {
 
     const broken = await postChunk(t.app, auth, { uniqueId: 'broken', chunkNumber: 0, totalChunks: 1 }, clip, { isLastChunk: 'true', title: 'Broken' });
     const brokenId = broken.json().data.video._id;
-    await t.ctx.storage.putBuffer(`videos/${brokenId}/source.mp4`, Buffer.from('corrupted after upload'));
+    await t.ctx.storage.putBuffer(originalKey(brokenId), Buffer.from('corrupted after upload'));
     const log = memoryLog();
     await createWorker(t.ctx, log, { backoffMs: 0 }).drain();
     const failed = (await t.app.inject({ method: 'GET', url: `/api/v1/videos/${brokenId}`, headers: auth })).json().data.video;
@@ -482,7 +489,7 @@ describe('upload sessions over time', () => {
         const res = await send(i, last ? { isLastChunk: 'true', title: 'Resumed' } : {});
         expect(res.statusCode).toBe(last ? 201 : 200);
         if (last) {
-          const source = (server.ctx.storage as LocalStorage).pathOf(`videos/${res.json().data.video._id}/source.mp4`);
+          const source = (server.ctx.storage as LocalStorage).pathOf(originalKey(res.json().data.video._id));
           expect(sha(await readFile(source))).toBe(sha(clip));
         }
       }

@@ -4,6 +4,7 @@ import { isUniqueViolation } from '../../db/errors.ts';
 import { badRequest, conflict, notFound, tooManyRequests, unauthorized } from '../../lib/errors.ts';
 import { RateLimitsRepository } from '../../lib/rate-limits.repository.ts';
 import { replaceFile, saveImage } from '../../storage/images.ts';
+import { userImagePrefix } from '../../storage/media-keys.ts';
 import { hashPassword, verifyPassword } from '../auth/passwords.ts';
 import { SessionsService } from '../auth/sessions.service.ts';
 import { ChannelsRepository } from './channels.repository.ts';
@@ -78,7 +79,7 @@ export class UsersService {
   /** Stores a re-encoded copy of an uploaded image as the user's avatar or cover and removes the old file. */
   async setImage(userId: string, kind: ProfileImage, filePath: string) {
     const { column, width, height } = IMAGES[kind];
-    const key = await saveImage(this.ctx.storage, filePath, `users/${userId}/${kind}-`, { width, height, fit: 'cover' });
+    const key = await saveImage(this.ctx.storage, filePath, userImagePrefix(userId, kind), { width, height, fit: 'cover' });
     const user = await replaceFile(this.ctx.storage, this.ctx.db, key, async (tx) => {
       const replaced = await new UsersRepository(tx).replaceImage(userId, column, key);
       return replaced && { oldKey: replaced.oldKey, result: replaced.user };

@@ -3,7 +3,7 @@ import { queryRows, type Executor } from '../../db/client.ts';
 import { users } from '../../db/schema.ts';
 import type { CursorValue } from '../../lib/pagination.ts';
 import { channelColumns, type ChannelRow } from '../users/channels.repository.ts';
-import { visibleTo } from './videos.repository.ts';
+import { publicTokenOfV, visibleTo } from './videos.repository.ts';
 
 export type ChannelHit = ChannelRow & { rank: number };
 
@@ -20,6 +20,7 @@ export interface PlaylistHit {
   no_of_videos: number;
   first_video_id: string | null;
   first_thumbnail_key: string | null;
+  first_public_token: string | null;
   rank: number;
 }
 
@@ -73,11 +74,11 @@ export class SearchRepository {
             u.id AS owner_id, u.user_name AS owner_user_name, u.full_name AS owner_full_name, u.avatar_key AS owner_avatar_key,
             (SELECT count(*) FROM playlist_videos pv JOIN videos v ON v.id = pv.video_id
               WHERE pv.playlist_id = pl.id AND ${visible})::int AS no_of_videos,
-            fv.id AS first_video_id, fv.thumbnail_key AS first_thumbnail_key,
+            fv.id AS first_video_id, fv.thumbnail_key AS first_thumbnail_key, fv.public_token AS first_public_token,
             ${rank} AS rank
           FROM playlists pl JOIN users u ON u.id = pl.owner_id
           LEFT JOIN LATERAL (
-            SELECT v.id, v.thumbnail_key FROM playlist_videos pv JOIN videos v ON v.id = pv.video_id
+            SELECT v.id, v.thumbnail_key, ${publicTokenOfV} AS public_token FROM playlist_videos pv JOIN videos v ON v.id = pv.video_id
             WHERE pv.playlist_id = pl.id AND ${visible} ORDER BY pv.position, pv.added_at LIMIT 1
           ) fv ON true
           WHERE ${match} AND ${page.where}

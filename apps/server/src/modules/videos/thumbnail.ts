@@ -1,6 +1,7 @@
 import { reencodeImage, type EncodedImage } from '../../lib/images.ts';
 import type { Storage } from '../../storage/storage.ts';
 import { storeImage } from '../../storage/images.ts';
+import { videoMediaPrefix } from '../../storage/media-keys.ts';
 
 export const THUMBNAIL_TYPE_MESSAGE = 'Thumbnail must be a png or jpeg image';
 /** Large enough for a 720p player; a bigger upload is shrunk, never served as sent. */
@@ -13,5 +14,5 @@ export function prepareThumbnail(filePath: string): Promise<EncodedImage> {
 
 /** Stores it under a fresh name, so a replaced thumbnail never lingers in a cache. */
 export function storeThumbnail(storage: Storage, videoId: string, image: EncodedImage): Promise<string> {
-  return storeImage(storage, `videos/${videoId}/thumb-`, image);
+  return storeImage(storage, `${videoMediaPrefix(videoId)}/thumb-`, image);
 }

@@ -5,7 +5,7 @@ import { videos } from '../../db/schema.ts';
 import { badRequest } from '../../lib/errors.ts';
 import { isUuid } from '../../lib/ids.ts';
 import type { CursorValue } from '../../lib/pagination.ts';
-import { videoVisibility } from './video-cards.repository.ts';
+import { publicMediaToken, videoVisibility } from './video-cards.repository.ts';
 
 export type VideoTableRow = typeof videos.$inferSelect;
 
@@ -29,6 +29,8 @@ export interface VideoRow {
   thumbnail_key: string | null;
   hls_key: string | null;
   storyboard_key: string | null;
+  /** The media token while the video is public, else null (`publicMediaToken`). */
+  public_token: string | null;
   created_at: Date | string;
   updated_at: Date | string;
   /** created_at as full-precision text: a cursor key must not lose microseconds. */
@@ -68,17 +70,22 @@ export function videoSelect(viewerId: string | null): SQL {
   const viewer = uuidOrNull(viewerId);
   return sql`SELECT v.id, v.title, v.description, v.duration, v.width, v.height, v.views::float8 AS views, v.likes, v.dislikes,
       v.comments_count, v.is_published, v.status, v.progress::float8 AS progress, v.failure_reason, v.source_key, v.thumbnail_key,
-      v.hls_key, v.storyboard_key, v.created_at, v.updated_at, v.created_at::text AS created_key,
+      v.hls_key, v.storyboard_key, ${publicTokenOfV} AS public_token, v.created_at, v.updated_at, v.created_at::text AS created_key,
       u.id AS owner_id, u.user_name AS owner_user_name, u.full_name AS owner_full_name, u.avatar_key AS owner_avatar_key,
       u.subscriber_count AS owner_subscribers,
       COALESCE((SELECT l.value FROM likes l WHERE l.video_id = v.id AND l.user_id = ${viewer}), 0)::int AS like_status,
       EXISTS (SELECT 1 FROM subscriptions s WHERE s.channel_id = v.owner_id AND s.subscriber_id = ${viewer}) AS is_subscribed`;
 }
 
-/** Published and ready, or the viewer's own: the one visibility rule for every list and GET. */
 /** The visibility rule over the alias `v` of this file's raw SQL. */
-const aliasV = { isPublished: sql.raw('v.is_published'), status: sql.raw('v.status'), ownerId: sql.raw('v.owner_id') };
+const aliasV = {
+  isPublished: sql.raw('v.is_published'),
+  status: sql.raw('v.status'),
+  ownerId: sql.raw('v.owner_id'),
+  mediaToken: sql.raw('v.media_token'),
+};
 export const visibleTo = (viewerId: string | null): SQL => videoVisibility(aliasV, viewerId);
+export const publicTokenOfV = publicMediaToken(aliasV);
 
 const DATE_WINDOWS = { today: '1 day', thisWeek: '7 days', thisMonth: '1 month', thisYear: '1 year' } as const;
 
@@ -251,6 +258,17 @@ export class VideosRepository {
       .where(eq(videos.id, id))
       .returning();
     return row;
+  }
+
+  /**
+   * Publishes or unpublishes. A change draws a new media token (the column default): URLs handed
+   * out while the video was public stop working once it is hidden, and a new publication gets new ones.
+   */
+  async setPublished(id: string, isPublished: boolean, current: boolean): Promise<void> {
+    await this.db
+      .update(videos)
+      .set({ isPublished, updatedAt: new Date(), ...(isPublished === current ? {} : { mediaToken: sql`DEFAULT` }) })
+      .where(eq(videos.id, id));
   }
 
   /** Locks the row so concurrent edits of one video (two thumbnails at once) queue up. */

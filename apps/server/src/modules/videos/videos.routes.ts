@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { create as contentDisposition } from 'content-disposition';
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
@@ -16,6 +17,8 @@ import type { ModuleOptions } from '../../context.ts';
 import { readMultipart } from '../../lib/multipart.ts';
 import { ok } from '../../lib/reply.ts';
 import { requireViewer } from '../../plugins/viewer.ts';
+import { PRIVATE_CACHE } from '../media-access/media-access.service.ts';
+import { sendStored } from '../media-access/send-stored.ts';
 import { parseFields } from './form.ts';
 import { VideosService } from './videos.service.ts';
 
@@ -76,6 +79,16 @@ export const videosRoutes: FastifyPluginAsyncZod<ModuleOptions> = async (app, { 
       return ok(reply, { video }, video.isPublished ? 'Video published successfully' : 'Video unpublished successfully');
     },
   );
+
+  // The upload as received, metadata and all: its owner's only (ADR 011).
+  app.get('/videos/:id/original', { schema: { tags, params: videoIdParam, security: [{ bearer: [] }] } }, async (request, reply) => {
+    const viewer = requireViewer(request, LOGIN_TO_EDIT);
+    const original = await service.original(request.params.id, viewer.id);
+    return sendStored(ctx, request, reply, original.key, {
+      'cache-control': PRIVATE_CACHE,
+      'content-disposition': contentDisposition(original.filename),
+    });
+  });
 
   app.delete('/videos/:id', { schema: { tags, params: videoIdParam, security: [{ bearer: [] }] } }, async (request, reply) => {
     const viewer = requireViewer(request, LOGIN_TO_EDIT);

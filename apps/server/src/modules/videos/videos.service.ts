@@ -1,9 +1,12 @@
+import path from 'node:path';
 import { videoMessages, type PlaylistSummary, type VideoListQuery, type VideoSearchPage } from '@glimpse/contract';
 import type { AppContext } from '../../context.ts';
 import { forbidden, notFound } from '../../lib/errors.ts';
 import { decodeCursor, toPage, type CursorValue, type PageInfo } from '../../lib/pagination.ts';
 import { JobsRepository } from '../../jobs/jobs.repository.ts';
 import { HistoryRepository } from '../history/history.repository.ts';
+import { videoPrefixes } from '../../storage/media-keys.ts';
+import { mediaUrls, type MediaUrls } from '../media-access/media-links.ts';
 import { imageRef, toChannel, toOwner } from '../users/users.presenter.ts';
 import { UsersRepository } from '../users/users.repository.ts';
 import { SearchRepository, type PlaylistHit } from './search.repository.ts';
@@ -41,10 +44,12 @@ const iso = (d: Date | string) => new Date(d).toISOString();
 export class VideosService {
   readonly videos: VideosRepository;
   private readonly search: SearchRepository;
+  private readonly media: MediaUrls;
 
   constructor(private readonly ctx: AppContext) {
     this.videos = new VideosRepository(ctx.db);
     this.search = new SearchRepository(ctx.db);
+    this.media = mediaUrls(ctx);
   }
 
   /**
@@ -71,7 +76,7 @@ export class VideosService {
       duration: q.duration,
       uploadDate: q.uploadDate,
     });
-    return mappedPage('data', rows, q, cursorOf, (r) => toVideo(this.ctx.storage, r));
+    return mappedPage('data', rows, q, cursorOf, (r) => toVideo(this.media, r));
   }
 
   /** A channel's videos: all of them for its owner, published and ready ones for everyone else. */
@@ -83,20 +88,20 @@ export class VideosService {
 
   async ownerVideos(ownerId: string, viewerId: string | null, p: PageArgs) {
     const { rows, cursorOf } = await this.videos.list({ ...pageWindow(p), viewerId, ownerId, sort: 'uploadDate' });
-    return mappedPage('videos', rows, p, cursorOf, (r) => toVideo(this.ctx.storage, r));
+    return mappedPage('videos', rows, p, cursorOf, (r) => toVideo(this.media, r));
   }
 
   async get(id: string, viewerId: string | null) {
     const row = await this.videos.findVisible(id, viewerId);
     if (!row) throw notFound(videoMessages.notFound);
-    return toVideo(this.ctx.storage, row);
+    return toVideo(this.media, row);
   }
 
   async similar(id: string, viewerId: string | null, limit: number) {
     await this.get(id, viewerId);
     const video = (await this.videos.findRow(id))!;
     const rows = await this.videos.similar(video, viewerId, limit);
-    return rows.map((r) => toVideo(this.ctx.storage, r));
+    return rows.map((r) => toVideo(this.media, r));
   }
 
   /** Counts the view (once per viewer per hour) and, for a logged-in viewer, records history. */
@@ -116,6 +121,15 @@ export class VideosService {
     if (!row) throw notFound(videoMessages.notFound);
     if (row.ownerId !== viewerId) throw forbidden(videoMessages.notOwner);
     return row;
+  }
+
+  /** The uploaded original, for its owner only (404 without the video, 403 for anyone else). */
+  async original(id: string, viewerId: string): Promise<{ key: string; filename: string }> {
+    const row = await this.videos.findRow(id);
+    if (!row) throw notFound(videoMessages.notFound);
+    if (row.ownerId !== viewerId) throw forbidden(videoMessages.originalOwnerOnly);
+    if (!row.sourceKey) throw notFound(videoMessages.originalGone);
+    return { key: row.sourceKey, filename: `${row.title}${path.extname(row.sourceKey)}` };
   }
 
   async update(id: string, viewerId: string, change: { title?: string; description?: string; imagePath?: string }) {
@@ -142,7 +156,7 @@ export class VideosService {
 
   async publish(id: string, viewerId: string, isPublished: boolean | undefined) {
     const row = await this.owned(id, viewerId);
-    await this.videos.update(id, { isPublished: isPublished ?? !row.isPublished });
+    await this.videos.setPublished(id, isPublished ?? !row.isPublished, row.isPublished);
     return this.get(id, viewerId);
   }
 
@@ -153,7 +167,7 @@ export class VideosService {
       await new JobsRepository(tx).deleteForVideo(id);
       await new VideosRepository(tx).delete(id, viewerId);
     });
-    await this.ctx.storage.deletePrefix(`videos/${id}`);
+    for (const prefix of videoPrefixes(id)) await this.ctx.storage.deletePrefix(prefix);
   }
 
   /** A playlist search hit in the shape of every other playlist summary (no video asked about: videoStatus false). */
@@ -164,7 +178,7 @@ export class VideosService {
       description: r.description,
       noOfVideos: r.no_of_videos,
       videoId: r.first_video_id,
-      thumbnail: imageRef(this.ctx.storage, r.first_thumbnail_key),
+      thumbnail: this.media.fileRef(r.first_video_id, r.first_public_token, r.first_thumbnail_key),
       owner: toOwner(this.ctx.storage, { id: r.owner_id, userName: r.owner_user_name, fullName: r.owner_full_name, avatarKey: r.owner_avatar_key }),
       videoStatus: false,
       createdAt: iso(r.created_at),

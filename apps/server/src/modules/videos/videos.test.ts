@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../db/client.ts';
 import { comments, likes, playlists, playlistVideos, subscriptions, users } from '../../db/schema.ts';
 import { newId } from '../../lib/ids.ts';
+import { originalKey } from '../../storage/media-keys.ts';
 import {
   bearer,
   createTestApp,
@@ -51,13 +52,17 @@ describe('GET /videos/{id}', () => {
   it('returns the spec fields with likeStatus and isSubscribed for the token viewer', async () => {
     const owner = await createUser(t.ctx, { fullName: 'Owner Person' });
     const viewer = await createUser(t.ctx);
+    const id = newId();
     const v = await createVideo(t.ctx, owner, {
+      id,
       likes: 1,
       commentsCount: 1,
-      hlsKey: 'videos/x/hls/master.m3u8',
-      storyboardKey: 'videos/x/storyboard.vtt',
-      thumbnailKey: 'videos/x/thumb-a.jpg',
+      hlsKey: `videos/${id}/hls/master.m3u8`,
+      storyboardKey: `videos/${id}/storyboard.vtt`,
+      thumbnailKey: `videos/${id}/thumb-a.jpg`,
     });
+    // Public: the files are at their public URLs, behind the video's current media token.
+    const media = `/media/videos/${id}/pub-${v.mediaToken}`;
     await t.ctx.db.insert(likes).values({ id: newId(), userId: viewer.id, videoId: v.id, value: 1 });
     await t.ctx.db.insert(subscriptions).values({ subscriberId: viewer.id, channelId: owner.id });
     await t.ctx.db.update(users).set({ subscriberCount: 1 }).where(sql`id = ${owner.id}`);
@@ -67,10 +72,10 @@ describe('GET /videos/{id}', () => {
       _id: v.id,
       title: v.title,
       description: 'A test video',
-      thumbnail: { url: '/media/videos/x/thumb-a.jpg' },
-      poster: { url: '/media/videos/x/thumb-a.jpg' },
-      videoFile: { publicId: v.id, url: '/media/videos/x/hls/master.m3u8' },
-      storyboard: { url: '/media/videos/x/storyboard.vtt' },
+      thumbnail: { url: `${media}/thumb-a.jpg` },
+      poster: { url: `${media}/thumb-a.jpg` },
+      videoFile: { publicId: v.id, url: `${media}/hls/master.m3u8` },
+      storyboard: { url: `${media}/storyboard.vtt` },
       duration: 42,
       views: 0,
       isPublished: true,
@@ -358,8 +363,8 @@ describe('PATCH /videos/{id}, PATCH publish, DELETE', () => {
     expect(res.statusCode).toBe(200);
     const first = res.json().data.video;
     expect(first).toMatchObject({ title: 'New title', description: 'A test video' });
-    expect(first.thumbnail.url).toMatch(new RegExp(`^/media/videos/${v.id}/thumb-[\\w-]+\\.png$`));
-    const firstKey = first.thumbnail.url.replace('/media/', '');
+    expect(first.thumbnail.url).toMatch(new RegExp(`^/media/videos/${v.id}/pub-${v.mediaToken}/thumb-[\\w-]+\\.png$`));
+    const firstKey = `videos/${v.id}/${first.thumbnail.url.split('/').pop()}`;
     expect(await t.ctx.storage.exists(firstKey)).toBe(true);
     const media = await t.app.inject({ method: 'GET', url: first.thumbnail.url });
     expect(media.headers['content-type']).toBe('image/png');
@@ -393,9 +398,10 @@ describe('PATCH /videos/{id}, PATCH publish, DELETE', () => {
     const owner = await createUser(t.ctx);
     const fan = await createUser(t.ctx);
     const auth = await bearer(t.ctx, owner);
-    const v = await createVideo(t.ctx, owner, { hlsKey: `videos/${'x'}/hls/master.m3u8` });
+    const id = newId();
+    const v = await createVideo(t.ctx, owner, { id, hlsKey: `videos/${id}/hls/master.m3u8`, sourceKey: originalKey(id) });
     await t.ctx.storage.putBuffer(`videos/${v.id}/hls/master.m3u8`, Buffer.from('#EXTM3U'));
-    await t.ctx.storage.putBuffer(`videos/${v.id}/source.mp4`, Buffer.from('x'));
+    await t.ctx.storage.putBuffer(originalKey(id), Buffer.from('x'));
     await t.ctx.db.insert(likes).values({ id: newId(), userId: fan.id, videoId: v.id, value: 1 });
     await t.ctx.db.insert(comments).values({ id: newId(), videoId: v.id, ownerId: fan.id, content: 'hi' });
     await send('POST', `/videos/${v.id}/views`, await bearer(t.ctx, fan));
@@ -409,7 +415,7 @@ describe('PATCH /videos/{id}, PATCH publish, DELETE', () => {
         + (SELECT count(*) FROM watch_history WHERE video_id = ${v.id}) + (SELECT count(*) FROM video_views WHERE video_id = ${v.id}))::int AS n`,
     );
     expect(left[0]!.n).toBe(0);
-    expect(await t.ctx.storage.exists(`videos/${v.id}/source.mp4`)).toBe(false);
+    expect(await t.ctx.storage.exists(originalKey(id))).toBe(false);
     expect(await t.ctx.storage.exists(`videos/${v.id}/hls/master.m3u8`)).toBe(false);
   });
 });

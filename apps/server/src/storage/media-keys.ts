@@ -1,0 +1,24 @@
+/**
+ * Where each kind of file lives in storage (ADR 011). The prefix decides who may read a file:
+ * - `videos/{id}/`: a video's derived media (HLS ladder, poster, thumbnails, storyboard), served
+ *   only through the media route's checks (public token or signed link), never at its bare key;
+ * - `originals/{id}/`: the uploaded original, never served as media; its owner downloads it;
+ * - `users/`, `tweets/`: profile and tweet images, public like the pages that show them.
+ */
+export const videoMediaPrefix = (videoId: string): string => `videos/${videoId}`;
+
+/**
+ * The upload as received (metadata and all): a private key, read by the transcoder and the owner's
+ * download. (Before ADR 011 it was `videos/{id}/source.mp4`; migration 0630 moved it.)
+ */
+export const originalKey = (videoId: string): string => `originals/${videoId}/source.mp4`;
+
+/** Every prefix holding a video's files: deleting a video removes them all. */
+export const videoPrefixes = (videoId: string): string[] => [videoMediaPrefix(videoId), `originals/${videoId}`];
+
+/** Start of a profile image's key (a fresh name follows each upload). */
+export const userImagePrefix = (userId: string, kind: string): string => `users/${userId}/${kind}-`;
+export const tweetImageFolder = (tweetId: string): string => `tweets/${tweetId}`;
+
+/** Top-level folders whose files anyone may load at `/media/{key}`. */
+export const PUBLIC_IMAGE_FOLDERS = ['users', 'tweets'] as const;
