@@ -7,7 +7,7 @@ import { JobsRepository } from '../../jobs/jobs.repository.ts';
 import { HistoryRepository } from '../history/history.repository.ts';
 import { videoPrefixes } from '../../storage/media-keys.ts';
 import { mediaUrls, type MediaUrls } from '../media-access/media-links.ts';
-import { imageRef, toChannel, toOwner } from '../users/users.presenter.ts';
+import { toChannel, toOwner } from '../users/users.presenter.ts';
 import { UsersRepository } from '../users/users.repository.ts';
 import { SearchRepository, type PlaylistHit } from './search.repository.ts';
 import { replaceFile } from '../../storage/images.ts';
