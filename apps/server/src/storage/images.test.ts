@@ -40,7 +40,7 @@ describe('video thumbnails', () => {
     const video = await createVideo(t.ctx, owner);
     const res = await patchImage(`/videos/${video.id}`, photo);
     expect(res.statusCode).toBe(200);
-    const key = res.json().data.thumbnail.url.replace('/media/', '');
+    const key = res.json().data.video.thumbnail.url.replace('/media/', '');
     expect(key).toMatch(new RegExp(`^videos/${video.id}/thumb-[\\w-]+\\.jpg$`));
     const stored = await sharp(mediaPath(key)).metadata();
     expect(stored.exif).toBeUndefined();
