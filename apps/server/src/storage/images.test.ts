@@ -41,7 +41,7 @@ describe('video thumbnails', () => {
     const video = await createVideo(t.ctx, owner);
     const res = await patchImage(`/videos/${video.id}`, photo);
     expect(res.statusCode).toBe(200);
-    const key = keyOf(res.json().data.thumbnail.url);
+    const key = keyOf(res.json().data.video.thumbnail.url);
     expect(key).toMatch(new RegExp(`^videos/${video.id}/thumb-[\\w-]+\\.jpg$`));
     const stored = await sharp(mediaPath(key)).metadata();
     expect(stored.exif).toBeUndefined();
