@@ -79,7 +79,7 @@ const cases: Record<string, ReadCase> = {
 };
 
 /** GET routes that answer a stored file rather than JSON, checked by the media section below. */
-const fileRoutes = ['GET /api/v1/videos/:id/original'];
+const fileRoutes = ['GET /api/v1/videos/:id/original', 'GET /api/v1/videos/video/:file'];
 
 /** GET routes that carry no video at all, each with the reason. */
 const videoFree: Record<string, string> = {
@@ -132,7 +132,7 @@ beforeAll(async () => {
   const replyOnHidden = (await post(owner, `/comments/video/${hidden[0]}/${commentOnHidden}`, { content: 'shh' }))._id;
 
   const mediaWhilePublic: Fetched[] = [];
-  for (const id of hidden) mediaWhilePublic.push(...(await loadLikePlayer(get, (await call(t, 'GET', `/videos/${id}`, { as: other })).body.data)));
+  for (const id of hidden) mediaWhilePublic.push(...(await loadLikePlayer(get, (await call(t, 'GET', `/videos/${id}`, { as: other })).body.data.video)));
   expect(mediaWhilePublic.length).toBeGreaterThan(10);
   expect(mediaWhilePublic.every((f) => f.status === 200)).toBe(true);
 
@@ -188,9 +188,20 @@ describe('media files', () => {
 
   it('serves every file of the hidden videos to their owner, through the links the API gives them', async () => {
     for (const id of s.hidden) {
-      const fetched = await loadLikePlayer(get, (await call(t, 'GET', `/videos/${id}`, { as: s.owner })).body.data);
+      const fetched = await loadLikePlayer(get, (await call(t, 'GET', `/videos/${id}`, { as: s.owner })).body.data.video);
       expect(fetched.length).toBe(s.mediaWhilePublic.length / s.hidden.length);
       expect(fetched.every((f) => f.status === 200 && f.headers['cache-control'] === 'private, no-store')).toBe(true);
+    }
+  });
+
+  it('gives the progressive mp4 (videoFile.publicId) to whoever may see the video, never cached publicly', async () => {
+    const pub = await get(`/api/v1/videos/video/${s.pub}.mp4`);
+    expect([pub.status, pub.headers['cache-control']]).toEqual([200, 'private, no-store']);
+    for (const id of s.hidden) {
+      const url = `/api/v1/videos/video/${id}.mp4`;
+      expect((await get(url)).status).toBe(404);
+      expect((await get(url, await bearer(t.ctx, s.other))).status).toBe(404);
+      expect((await get(url, await bearer(t.ctx, s.owner))).status).toBe(200);
     }
   });
 

@@ -209,12 +209,18 @@ describe('a spec client, unchanged', () => {
     expect(stats).toMatchObject({ totalViews: 0, totalSubscribers: 0, totalLikes: 0, totalComments: 0 });
   });
 
-  // Needs the transcoder: with the media engine being replaced on main this step waits for it.
-  it('plays the upload once transcoded: GET videos/{id} with its videoFile for a visitor', async () => {
+  it('plays the upload once transcoded: GET videos/{id} with its videoFile for a visitor, and its progressive mp4 by videoFile.publicId with a Range', async () => {
     await createWorker(t.ctx, memoryLog(), { backoffMs: 0 }).drain();
     const video = (await visitor.call('GET', `/videos/${uploaded}`)).data.video;
     expect(video).toMatchObject({ _id: uploaded, title: 'Spec upload, edited', isPublished: true, videoFile: { publicId: uploaded } });
     expect((await fetch(`${base.replace('/api/v1', '')}${video.videoFile.url}`)).status).toBe(200);
+    const mp4 = await fetch(`${base}/videos/video/${video.videoFile.publicId}.mp4`, { headers: { authorization: 'Bearer undefined', range: 'bytes=0-1023' } });
+    expect([mp4.status, mp4.headers.get('content-type'), mp4.headers.get('content-range')]).toEqual([206, 'video/mp4', expect.stringMatching(/^bytes 0-1023\/\d+$/)]);
+    const head = Buffer.from(await mp4.arrayBuffer());
+    // faststart: the index (moov) comes before the media, so a player starts at once.
+    expect(head.subarray(4, 8).toString('latin1')).toBe('ftyp');
+    expect(head.indexOf('moov')).toBeGreaterThan(0);
+    expect(head.indexOf('moov')).toBeLessThan(1024);
   });
 
   it('browses with an expired token, which public reads ignore: no refresh (videos, videos/{id}, users/channel, users/video)', async () => {

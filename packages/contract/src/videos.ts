@@ -30,6 +30,7 @@ export const videoMessages = {
   notOwner: 'You can only change your own videos',
   originalOwnerOnly: 'Only the owner can download the original of a video',
   originalGone: 'The original of this video is no longer stored',
+  progressiveMissing: 'This video has no mp4 file yet',
   loginForHistory: 'Please login to view your watch history.',
 } as const;
 
@@ -42,6 +43,10 @@ export const videoDescription = z
   .max(DESCRIPTION_MAX, `Description must be at most ${DESCRIPTION_MAX} characters`);
 
 export const videoIdParam = z.object({ id });
+/** `{publicId}.mp4` (spec: `videoFile.publicId`): the progressive file of a video. */
+export const progressiveFileParam = z.object({
+  file: z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.mp4$/i, { message: 'Invalid video file' }),
+});
 
 /** A yes/no field as JSON or form fields send it: true/false or 1/0, as such or as text. */
 const flag = (name: string) =>

@@ -54,11 +54,13 @@ const open: Record<string, Case> = {
   'GET /api/v1/videos/:id': { url: (s) => `/videos/${s.video}?userId=${s.owner.id}` },
   'GET /api/v1/videos/:id/similar': { url: (s) => `/videos/${s.video}/similar` },
   'POST /api/v1/videos/:id/views': { url: (s) => `/videos/${s.video}/views` },
+  'GET /api/v1/videos/video/:file': { url: (s) => `/videos/video/${s.video}.mp4` },
 };
 
 /** Calls that need a login, each with input valid enough that only the login is missing. */
 const loginOnly: Record<string, Case> = {
   'GET /api/v1/users/me': { url: () => '/users/me' },
+  'GET /api/v1/videos/:id/original': { url: (s) => `/videos/${s.video}/original` },
   'PATCH /api/v1/users/me': { url: () => '/users/me', body: () => ({ fullName: 'A', userName: 'someone' }) },
   'PATCH /api/v1/users/password': {
     url: () => '/users/password',

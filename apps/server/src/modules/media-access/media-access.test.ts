@@ -52,7 +52,7 @@ describe.each(drivers)('media access on %s', (driver) => {
     const res = await app.inject({ method, url: `/api/v1${url}`, headers: as ? await bearer(ctx, as) : {}, payload });
     return res;
   };
-  const videoAs = async (id: string, as?: UserRow) => (await api('GET', `/videos/${id}`, as)).json().data;
+  const videoAs = async (id: string, as?: UserRow) => (await api('GET', `/videos/${id}`, as)).json().data.video;
   const refused = (f: Fetched) => f.status >= 400 && !f.body.includes(Buffer.from('segment')) && !f.body.includes(ORIGINAL_BYTES);
 
   /** Every URL shape someone without the owner's links could try for each stored file of `v`. */

@@ -39,7 +39,7 @@ describe('media behind the documented nginx front', () => {
   };
   const video = async (id: string, as?: UserRow) => {
     const res = await get(`/api/v1/videos/${id}`, as ? await bearer(t.ctx, as) : {});
-    return JSON.parse(res.body.toString()).data;
+    return JSON.parse(res.body.toString()).data.video;
   };
   const stored = async (url: string) => (await t.ctx.storage.getStream(keyOf(url))).toArray().then((c) => Buffer.concat(c));
 

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   pageQuery,
+  progressiveFileParam,
   publishBody,
   userNameParam,
   videoDescription,
@@ -79,6 +80,16 @@ export const videosRoutes: FastifyPluginAsyncZod<ModuleOptions> = async (app, { 
       return ok(reply, { video }, video.isPublished ? 'Video published successfully' : 'Video unpublished successfully');
     },
   );
+
+  // Spec §7 `videoFile.publicId`: the progressive mp4 for downloads and players without HLS, to
+  // whoever may see the video. Its URL outlives a change of privacy, so it is never cached publicly.
+  app.get('/videos/video/:file', { schema: { tags, params: progressiveFileParam } }, async (request, reply) => {
+    const file = await service.progressive(request.params.file.slice(0, -'.mp4'.length).toLowerCase(), viewerId(request));
+    return sendStored(ctx, request, reply, file.key, {
+      'cache-control': PRIVATE_CACHE,
+      'content-disposition': contentDisposition(file.filename, { type: 'inline' }),
+    });
+  });
 
   // The upload as received, metadata and all: its owner's only (ADR 011).
   app.get('/videos/:id/original', { schema: { tags, params: videoIdParam, security: [{ bearer: [] }] } }, async (request, reply) => {

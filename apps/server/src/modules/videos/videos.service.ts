@@ -124,6 +124,17 @@ export class VideosService {
   }
 
   /** The uploaded original, for its owner only (404 without the video, 403 for anyone else). */
+  /**
+   * The progressive mp4 (at most 720p) of a video the viewer may see: downloads and players
+   * without HLS. The same visibility rule as the video itself.
+   */
+  async progressive(id: string, viewerId: string | null): Promise<{ key: string; filename: string }> {
+    if (!(await this.videos.findVisible(id, viewerId))) throw notFound(videoMessages.notFound);
+    const row = await this.videos.findRow(id);
+    if (!row?.progressiveKey) throw notFound(videoMessages.progressiveMissing);
+    return { key: row.progressiveKey, filename: `${row.title}.mp4` };
+  }
+
   async original(id: string, viewerId: string): Promise<{ key: string; filename: string }> {
     const row = await this.videos.findRow(id);
     if (!row) throw notFound(videoMessages.notFound);
