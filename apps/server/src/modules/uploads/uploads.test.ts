@@ -233,7 +233,7 @@ describe('chunk numbering: from 0 or from 1', () => {
     expect(done.statusCode).toBe(201);
     const video = done.json().data.video;
     expect(video).toMatchObject({ title: 'Counted from one', status: 'processing' });
-    expect(sha(await readFile((t.ctx.storage as LocalStorage).pathOf(`videos/${video._id}/source.mp4`)))).toBe(sha(clip));
+    expect(sha(await readFile((t.ctx.storage as LocalStorage).pathOf(originalKey(video._id))))).toBe(sha(clip));
     expect(existsSync(uploadDir(owner.id, 'from-one'))).toBe(false);
     // No transcode job left behind for the tests that drain the queue.
     expect((await t.app.inject({ method: 'DELETE', url: `/api/v1/videos/${video._id}`, headers: auth })).statusCode).toBe(200);
