@@ -7,6 +7,7 @@ import { migrate } from './db/migrate.ts';
 import { createMailer } from './mail/mailer.ts';
 import { MediaService } from './media/media-service.ts';
 import { AccessTokens } from './modules/auth/access-token.ts';
+import { promoteAdminEmail } from './modules/users/roles.service.ts';
 import { LocalStorage } from './storage/local-storage.ts';
 import { S3Storage } from './storage/s3-storage.ts';
 import { applyStorageMoves } from './storage/storage-moves.ts';
@@ -17,7 +18,10 @@ export function createStorage(config: Config): Storage {
   return config.s3 ? new S3Storage(config.s3) : new LocalStorage(path.join(config.dataDir, 'media'));
 }
 
-/** Opens the database (migrating it, then moving stored files a migration renamed), storage and token keys: everything a process needs. */
+/**
+ * Opens the database (migrating it, then moving stored files a migration renamed, and promoting
+ * ADMIN_EMAIL's account), storage and token keys: everything a process needs.
+ */
 export async function createContext(config: Config): Promise<AppContext> {
   mkdirSync(config.dataDir, { recursive: true });
   const database = await openDatabase({
@@ -27,6 +31,7 @@ export async function createContext(config: Config): Promise<AppContext> {
   await migrate(database);
   const storage = createStorage(config);
   await applyStorageMoves(database.db, storage);
+  await promoteAdminEmail(database.db, config);
   return {
     config,
     database,

@@ -1,3 +1,4 @@
+import { role, roles, type Role } from '@glimpse/contract';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import { createContext } from './boot.ts';
@@ -8,6 +9,7 @@ import { createWorker } from './jobs/create-worker.ts';
 import type { JobHandler, JobLogger } from './jobs/worker.ts';
 import type { AppContext } from './context.ts';
 import { DemoRefusedError, seedDemo } from './modules/demo/demo.service.ts';
+import { setRole } from './modules/users/roles.service.ts';
 
 export interface CliOptions {
   /** More job queues for the worker (tests run their own handlers in a real process). */
@@ -132,7 +134,43 @@ async function seed(config: Config, args: string[]) {
   }
 }
 
-const commands: Record<string, (c: Config, args: string[], opts: CliOptions) => Promise<void>> = { serve, worker, migrate: migrateOnly, seed };
+export const ADMIN_USAGE =
+  'Usage:\n' +
+  `  npm run admin -- grant <email|@handle> <${roles.join('|')}>\n` +
+  '  npm run admin -- revoke <email|@handle>   (back to user)';
+
+/** The role an `admin` command line asks for, or null when it is malformed. */
+function requestedRole(args: string[]): { name: string; role: Role } | null {
+  const [verb, name, wanted, ...rest] = args;
+  if (!name || rest.length > 0) return null;
+  if (verb === 'revoke') return wanted === undefined ? { name, role: 'user' } : null;
+  const parsed = role.safeParse(wanted);
+  return verb === 'grant' && parsed.success ? { name, role: parsed.data } : null;
+}
+
+/** `npm run admin -- grant|revoke`: sets an account's role (exit 1: no such account, 2: bad usage). */
+async function admin(config: Config, args: string[]) {
+  const request = requestedRole(args);
+  if (!request) {
+    console.error(ADMIN_USAGE);
+    process.exit(2);
+  }
+  const ctx = await createContext(config);
+  try {
+    const result = await setRole(ctx.db, request.name, request.role);
+    if (!result) {
+      console.error(`No account with the email or handle '${request.name}'.`);
+      process.exitCode = 1;
+      return;
+    }
+    const { before, after } = result;
+    console.log(`@${after.userName} (${after.email}) is now ${after.role}${before === after.role ? ' (unchanged)' : ` (was ${before})`}.`);
+  } finally {
+    await ctx.database.close();
+  }
+}
+
+const commands: Record<string, (c: Config, args: string[], opts: CliOptions) => Promise<void>> = { serve, worker, migrate: migrateOnly, seed, admin };
 
 async function main(argv: string[], opts: CliOptions) {
   const name = argv[0] ?? 'serve';
@@ -144,7 +182,7 @@ async function main(argv: string[], opts: CliOptions) {
   await command(loadConfig(), argv.slice(1), opts);
 }
 
-/** `main.ts <command>`: serve (with the embedded worker), worker, migrate, seed. */
+/** `main.ts <command>`: serve (with the embedded worker), worker, migrate, seed, admin. */
 export async function runCli(argv: string[], opts: CliOptions = {}): Promise<void> {
   try {
     await main(argv, opts);

@@ -95,6 +95,8 @@ const envSchema = z.object({
   WEB_DIST: z.string().optional(),
   /** Seed the demo content on the first start of an empty instance (as `npm start -- --demo`). */
   DEMO: bool.default(false),
+  /** The account with this email becomes an admin once it exists and its email is verified. */
+  ADMIN_EMAIL: z.email().transform((e) => e.toLowerCase()).optional(),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -150,6 +152,7 @@ export interface Config {
   };
   webDist: string;
   demo: boolean;
+  adminEmail?: string;
 }
 
 export class ConfigError extends Error {
@@ -260,6 +263,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
       : undefined,
     webDist: path.resolve(e.WEB_DIST ?? new URL('../../web/dist', import.meta.url).pathname),
     demo: e.DEMO,
+    adminEmail: e.ADMIN_EMAIL,
   };
   return { ...config, ...overrides };
 }

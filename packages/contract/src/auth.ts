@@ -120,6 +120,14 @@ export const changePasswordBody = z
     path: ['confirmPassword'],
   });
 
+/** Account roles (ARCHITECTURE §8). */
+export const roles = ['user', 'moderator', 'admin'] as const;
+export const role = z.enum(roles);
+export type Role = z.infer<typeof role>;
+
+/** Staff (moderators and admins) administer the instance; the server's permission checks and the web app's menu share this rule. */
+export const isStaff = (r: Role | undefined): boolean => r === 'moderator' || r === 'admin';
+
 /** The logged-in user as the login answer and GET users/me carry it. */
 export const authUser = z.object({
   _id: z.string(),
@@ -128,6 +136,7 @@ export const authUser = z.object({
   email: z.string(),
   avatar: imageRef,
   coverImage: imageRef,
+  role,
   createdAt: z.string(),
   updatedAt: z.string(),
 });

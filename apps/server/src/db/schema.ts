@@ -2,6 +2,7 @@
  * Typed mirror of the SQL migrations in ./migrations (the migrations are the source of truth;
  * see docs/decisions/001-query-layer.md). Generated columns and partial indexes live only in SQL.
  */
+import { roles } from '@glimpse/contract';
 import { sql } from 'drizzle-orm';
 import {
   bigint,
@@ -32,6 +33,7 @@ export const users = pgTable('users', {
   avatarKey: text('avatar_key'),
   coverKey: text('cover_key'),
   subscriberCount: integer('subscriber_count').notNull().default(0),
+  role: text('role', { enum: roles }).notNull().default('user'),
   createdAt: created(),
   updatedAt: updated(),
 });

@@ -1,5 +1,6 @@
 import { messages, type LoginBody, type LoginResult, type RegisterBody } from '@glimpse/contract';
 import type { AppContext } from '../../context.ts';
+import type { Executor } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { JobsRepository } from '../../jobs/jobs.repository.ts';
 import { ApiError, conflict, unauthorized } from '../../lib/errors.ts';
@@ -7,6 +8,7 @@ import { randomToken, sha256 } from '../../lib/hash.ts';
 import { newId } from '../../lib/ids.ts';
 import { resetLink, resetMail, verificationLink, verificationMail } from '../../mail/templates.ts';
 import type { MailMessage } from '../../mail/mailer.ts';
+import { promoteAdminEmail } from '../users/roles.service.ts';
 import { freeUserName, userNameFromFullName } from '../users/user-names.ts';
 import { toAuthUser } from '../users/users.presenter.ts';
 import { UsersRepository, type UserRow } from '../users/users.repository.ts';
@@ -99,7 +101,7 @@ export class AuthService {
     await this.ctx.db.transaction(async (tx) => {
       const userId = await new EmailTokensRepository(tx).consume(sha256(token), 'verify');
       if (!userId) throw new ApiError(400, messages.verificationLinkInvalid);
-      await new UsersRepository(tx).markEmailVerified(userId);
+      await this.markEmailVerified(tx, userId);
     });
   }
 
@@ -118,10 +120,16 @@ export class AuthService {
       if (!userId) throw unauthorized(messages.resetLinkInvalid);
       const users = new UsersRepository(tx);
       await users.update(userId, { passwordHash });
-      await users.markEmailVerified(userId);
+      await this.markEmailVerified(tx, userId);
       await emailTokens.consumeAll(userId, 'reset');
       await new SessionsRepository(tx).revokeUser(userId);
     });
+  }
+
+  /** A verified email may be the operator's ADMIN_EMAIL: its account becomes an admin at once. */
+  private async markEmailVerified(tx: Executor, userId: string): Promise<void> {
+    await new UsersRepository(tx).markEmailVerified(userId);
+    await promoteAdminEmail(tx, this.ctx.config);
   }
 
   private async resendVerification(user: UserRow): Promise<boolean> {

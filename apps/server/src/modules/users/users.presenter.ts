@@ -14,6 +14,7 @@ export function toAuthUser(storage: Storage, u: UserRow): AuthUser {
     email: u.email,
     avatar: imageRef(storage, u.avatarKey),
     coverImage: imageRef(storage, u.coverKey),
+    role: u.role,
     createdAt: u.createdAt.toISOString(),
     updatedAt: u.updatedAt.toISOString(),
   };

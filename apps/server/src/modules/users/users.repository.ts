@@ -1,4 +1,5 @@
-import { eq, sql } from 'drizzle-orm';
+import type { Role } from '@glimpse/contract';
+import { and, eq, isNotNull, ne, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { users } from '../../db/schema.ts';
 
@@ -54,6 +55,21 @@ export class UsersRepository {
       .where(eq(users.id, id))
       .returning();
     return row;
+  }
+
+  async setRole(id: string, role: Role): Promise<UserRow | undefined> {
+    const [row] = await this.db.update(users).set({ role, updatedAt: sql`now()` }).where(eq(users.id, id)).returning();
+    return row;
+  }
+
+  /** Makes the account with this email an admin if its email is verified; true when it changed. */
+  async promoteVerifiedToAdmin(email: string): Promise<boolean> {
+    const rows = await this.db
+      .update(users)
+      .set({ role: 'admin', updatedAt: sql`now()` })
+      .where(and(eq(users.email, email), isNotNull(users.emailVerifiedAt), ne(users.role, 'admin')))
+      .returning({ id: users.id });
+    return rows.length > 0;
   }
 
   async markEmailVerified(id: string): Promise<void> {
