@@ -59,7 +59,7 @@ export interface ServerProcess {
  * `entry` runs another script of apps/server that calls the same CLI (test/fixtures).
  */
 export function startProcess(
-  command: 'serve' | 'worker' | 'seed',
+  command: 'serve' | 'worker' | 'seed' | 'migrate' | 'admin',
   env: Record<string, string>,
   args: string[] = [],
   entry = 'src/main.ts',
