@@ -27,6 +27,7 @@ export const routes: RouteObject[] = [
           { path: paths.video.path, lazy: load(() => import('./routes/watch.tsx')) },
           { path: paths.tweet.path, lazy: load(() => import('@/app/routes/tweet-page.tsx')) },
           { path: paths.help.path, lazy: load(() => import('./routes/help.tsx')) },
+          { path: paths.admin.path, lazy: load(() => import('@/features/admin/routes/admin.tsx')) },
           {
             path: paths.channel.root.path,
             lazy: load(() => import('@/features/channels/routes/channel-layout.tsx')),

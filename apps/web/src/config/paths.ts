@@ -23,6 +23,7 @@ export const paths = {
   },
   tweet: { path: '/tweet/:tweetId', getHref: (tweetId: string) => `/tweet/${encodeURIComponent(tweetId)}` },
   help: { path: '/help', getHref: () => '/help' },
+  admin: { path: '/admin', getHref: () => '/admin' },
 
   channel: {
     root: { path: '/channel/:adminName', getHref: (userName: string) => `/channel/${handle(userName)}` },

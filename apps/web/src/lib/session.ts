@@ -1,3 +1,4 @@
+import type { Role } from '@glimpse/contract';
 import { useSyncExternalStore } from 'react';
 
 /** The logged-in user as kept in localStorage (spec §3). */
@@ -8,6 +9,8 @@ export interface StoredUser {
   email: string;
   avatar: { url: string } | null;
   cover: { url: string } | null;
+  /** Absent in a user stored before roles existed; GET users/me fills it in. */
+  role?: Role;
 }
 
 /** Shape of the user in login and GET users/me answers. */
@@ -18,6 +21,7 @@ export interface ApiUser {
   email: string;
   avatar: { url: string } | null;
   coverImage: { url: string } | null;
+  role?: Role;
 }
 
 const USER_KEY = 'user';
@@ -52,6 +56,7 @@ export function toStoredUser(u: ApiUser): StoredUser {
     email: u.email,
     avatar: u.avatar,
     cover: u.coverImage,
+    role: u.role,
   };
 }
 

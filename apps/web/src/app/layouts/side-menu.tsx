@@ -1,5 +1,6 @@
 import clsx from 'clsx';
-import { CircleHelp, Clapperboard, History, House, ListVideo, Settings, SquareUser, ThumbsUp, type LucideIcon } from 'lucide-react';
+import { isStaff } from '@glimpse/contract';
+import { CircleHelp, Clapperboard, History, House, ListVideo, Settings, ShieldCheck, SquareUser, ThumbsUp, type LucideIcon } from 'lucide-react';
 import { NavLink } from 'react-router';
 import { paths } from '@/config/paths.ts';
 import { useStoredUser } from '@/lib/session.ts';
@@ -11,7 +12,10 @@ interface Entry {
   end?: boolean;
 }
 
-/** The menu entries of spec §2 in their two groups; own-channel entries lead to login when logged out. */
+/**
+ * The menu entries of spec §2 in their two groups; own-channel entries lead to login when logged out.
+ * Staff (moderators and admins) also get Administration; the server checks their role again.
+ */
 export function useMenuGroups(): Entry[][] {
   const user = useStoredUser();
   const own = (href: (u: string) => string) => (user ? href(user.userName) : paths.login.getHref());
@@ -27,6 +31,7 @@ export function useMenuGroups(): Entry[][] {
     [
       { label: 'Help', to: paths.help.getHref(), icon: CircleHelp },
       { label: 'Settings', to: own(paths.user.dashboard.getHref), icon: Settings },
+      ...(isStaff(user?.role) ? [{ label: 'Administration', to: paths.admin.getHref(), icon: ShieldCheck }] : []),
     ],
   ];
 }

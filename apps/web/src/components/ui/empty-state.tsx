@@ -1,4 +1,4 @@
-import { Bell, ListVideo, MessageSquare, MessagesSquare, PlaySquare, Users } from 'lucide-react';
+import { Bell, ListVideo, MessageSquare, MessagesSquare, PlaySquare, ShieldCheck, Users } from 'lucide-react';
 import type { ReactNode } from 'react';
 
 const icons = {
@@ -8,6 +8,7 @@ const icons = {
   tweet: MessagesSquare,
   comment: MessageSquare,
   subscriber: Bell,
+  moderation: ShieldCheck,
 } as const;
 
 export type EmptyKind = keyof typeof icons;
