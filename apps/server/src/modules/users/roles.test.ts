@@ -1,6 +1,9 @@
+import { PGlite } from '@electric-sql/pglite';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createTestApp, createUser, lastMailLink, TEST_PASSWORD, type TestContext } from '../../../test/harness.ts';
+import { pgliteExtensions, queryRows, wrapPglite } from '../../db/client.ts';
+import { migrate } from '../../db/migrate.ts';
 import { users } from '../../db/schema.ts';
 import { newId } from '../../lib/ids.ts';
 import { can } from '../../lib/permissions.ts';
@@ -40,6 +43,23 @@ describe('the role column', () => {
     expect(await checkViolated(insert)).toBe('users_role_check');
     expect(await checkViolated(t.ctx.db.execute(sql`UPDATE users SET role = 'root' WHERE id = ${user.id}`))).toBe('users_role_check');
     expect(await roleOf(user.id)).toBe('user');
+  });
+});
+
+describe('migration 0640', () => {
+  it('makes every account of an upgraded instance a user', async () => {
+    const database = wrapPglite(await PGlite.create({ extensions: pgliteExtensions }));
+    try {
+      await migrate(database, { before: '0640' });
+      const id = newId();
+      await database.db.execute(
+        sql`INSERT INTO users (id, full_name, user_name, email, password_hash) VALUES (${id}, 'Old Timer', ${`old${id.slice(-6)}`}, ${`old${id.slice(-6)}@example.com`}, 'x')`,
+      );
+      expect(await migrate(database)).toContain('0640_roles.sql');
+      expect(await queryRows(database.db, sql`SELECT role FROM users`)).toEqual([{ role: 'user' }]);
+    } finally {
+      await database.close();
+    }
   });
 });
 
