@@ -79,13 +79,19 @@ describe('npm run admin', () => {
     expect(await roleOf(alice.email)).toBe('user');
   });
 
-  it.runIf(engine === 'pglite')('refuses clearly while a server holds the same DATA_DIR, and changes nothing', async () => {
+  // PGlite has one owner: the command refuses beside a running server. A PostgreSQL server is shared: it runs.
+  it(engine === 'pglite' ? 'refuses clearly while a server holds the same DATA_DIR, and changes nothing' : 'runs beside a server on the same DATABASE_URL', async () => {
     const server = startProcess('serve', { ...env, HOST: '127.0.0.1', PORT: String(await freePort()) });
     try {
       await server.ready;
       const res = await run('admin', ['grant', '@alice', 'admin']);
-      expect(res.code).toBe(1);
-      expect(res.output).toContain(`The embedded database in ${path.join(dataDir, 'db')} is already in use by another process`);
+      if (engine === 'pglite') {
+        expect(res.code).toBe(1);
+        expect(res.output).toContain(`The embedded database in ${path.join(dataDir, 'db')} is already in use by another process`);
+      } else {
+        expect(res).toMatchObject({ code: 0, output: expect.stringContaining('is now admin') });
+        expect((await run('admin', ['revoke', '@alice'])).code).toBe(0);
+      }
     } finally {
       await server.kill();
     }
