@@ -1,12 +1,15 @@
 import type { Page } from '@playwright/test';
 import { createChannelUser, expect, publish, signIn, test, trackPlayback, uniqueName, uploadVideo, waitForPlaying } from './support/index.ts';
 
-/** Every answer to a video media request the page makes (hls.js playlists and segments, poster, storyboard). */
-function mediaAnswers(page: Page): { url: string; status: number; cache: string | undefined }[] {
+/**
+ * Every answer to a media request of one video the page makes (hls.js playlists and segments,
+ * poster, storyboard); other videos' thumbnails (similar videos) are theirs to answer.
+ */
+function mediaAnswers(page: Page, videoId: string): { url: string; status: number; cache: string | undefined }[] {
   const seen: { url: string; status: number; cache: string | undefined }[] = [];
   page.on('response', (res) => {
     const url = new URL(res.url());
-    if (url.pathname.startsWith('/media/videos/')) seen.push({ url: url.pathname, status: res.status(), cache: res.headers()['cache-control'] });
+    if (url.pathname.startsWith(`/media/videos/${videoId}/`)) seen.push({ url: url.pathname, status: res.status(), cache: res.headers()['cache-control'] });
   });
   return seen;
 }
@@ -22,7 +25,7 @@ test('the owner plays an unpublished video from private links; once published an
   const video = await uploadVideo(owner, { title: uniqueName('Private preview '), seconds: 4, publish: false });
 
   await test.step('the owner plays it before it is published, every file private and never stored', async () => {
-    const seen = mediaAnswers(page);
+    const seen = mediaAnswers(page, video._id);
     await trackPlayback(page);
     await signIn(page, owner.account, `/video/${video._id}`);
     await waitForPlaying(page);
@@ -37,7 +40,7 @@ test('the owner plays an unpublished video from private links; once published an
     await expect(visitor.locator('video')).toHaveCount(0);
   });
 
-  const seen = mediaAnswers(visitor);
+  const seen = mediaAnswers(visitor, video._id);
   await test.step('published: the visitor plays it, every file public and immutable', async () => {
     await publish(owner, video._id);
     await trackPlayback(visitor);
