@@ -9,6 +9,7 @@
 import { Decoder, Demuxer, Encoder, FilterComplexAPI, Muxer } from 'node-av/api';
 import {
   AVERROR_EOF,
+  AV_DISPOSITION_ATTACHED_PIC,
   AV_LOG_ERROR,
   AV_PKT_DATA_DISPLAYMATRIX,
   AVMEDIA_TYPE_AUDIO,
@@ -65,7 +66,7 @@ function describeStream(s: Stream): RawStream {
           r_frame_rate: ratio(s.rFrameRate),
           ...(s.nbFrames > 0n ? { nb_frames: String(s.nbFrames) } : {}),
           ...(matrix && matrix.length >= 36 ? { side_data_list: [{ side_data_type: 'Display Matrix', rotation: displayMatrixRotation(matrix) }] } : {}),
-          disposition: { attached_pic: (s.disposition & 1024) !== 0 ? 1 : 0 },
+          disposition: { attached_pic: (s.disposition & AV_DISPOSITION_ATTACHED_PIC) !== 0 ? 1 : 0 },
         }
       : {}),
     ...(kind === 'audio' ? { channels: par.channels } : {}),

@@ -42,7 +42,7 @@ interface Spawned {
   bin: string;
   args: string[];
   cwd?: string;
-  /** Called with each chunk of stdout; returns the progress seconds it saw, if any. */
+  /** Takes stdout (then not collected) chunk by chunk; returns the progress seconds it saw, if any. */
   onStdout?: (text: string) => number | undefined;
 }
 
@@ -77,12 +77,12 @@ function supervise(p: Spawned, opts: RunOptions = {}): Promise<string> {
       );
     }
     child.stdout.setEncoding('utf8').on('data', (d: string) => {
-      const seconds = p.onStdout?.(d);
-      if (seconds === undefined) {
+      if (!p.onStdout) {
         stdout += d;
         return;
       }
-      if (seconds > lastProgress) {
+      const seconds = p.onStdout(d);
+      if (seconds !== undefined && seconds > lastProgress) {
         lastProgress = seconds;
         lastProgressAt = Date.now();
         opts.onProgress?.(seconds);
@@ -112,24 +112,38 @@ function supervise(p: Spawned, opts: RunOptions = {}): Promise<string> {
 const SERVER_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const RUNNER = path.join(SERVER_DIR, 'src/media/av-runner.ts');
 
-/** Lines of JSON from the runner: progress lines are consumed, the rest is the result. */
+/** A line of JSON, or undefined for anything else a native library may have printed. */
+function jsonLine(line: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(line);
+    return value && typeof value === 'object' ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Lines of JSON from the runner: `{"progress":s}` lines report progress, the last other one is the result. */
 function runnerLines() {
   let buffer = '';
-  let result = '';
+  let result: Record<string, unknown> | undefined;
+  const take = (line: string): number | undefined => {
+    const msg = jsonLine(line);
+    if (typeof msg?.progress === 'number') return msg.progress;
+    if (msg) result = msg;
+    return undefined;
+  };
   return {
     onStdout(text: string): number | undefined {
       buffer += text;
       const lines = buffer.split('\n');
       buffer = lines.pop() ?? '';
-      let seconds: number | undefined;
-      for (const line of lines) {
-        const msg = JSON.parse(line) as { progress?: number };
-        if (typeof msg.progress === 'number') seconds = msg.progress;
-        else result = line;
-      }
-      return seconds ?? -1;
+      return lines.map(take).reduce<number | undefined>((last, s) => s ?? last, undefined);
     },
-    result: () => JSON.parse(result || buffer) as Record<string, unknown>,
+    result(): Record<string, unknown> {
+      if (buffer) take(buffer);
+      if (!result) throw new MediaToolError('the media engine gave no result');
+      return result;
+    },
   };
 }
 

@@ -20,6 +20,7 @@ import type { AppContext } from '../../context.ts';
 import { PermanentJobError, type JobHandler } from '../../jobs/worker.ts';
 import { MediaStoppedError, MediaToolError } from '../../media/engine.ts';
 import { LocalStorage } from '../../storage/local-storage.ts';
+import { videoMediaPrefix } from '../../storage/media-keys.ts';
 import { VideosRepository } from '../videos/videos.repository.ts';
 
 export interface TranscodePayload {
@@ -121,7 +122,7 @@ export function transcodeHandler(ctx: AppContext): JobHandler<TranscodePayload> 
           { signal, stallSeconds: bounds.stallSeconds, timeoutSeconds: 300 },
         );
 
-        const prefix = `videos/${videoId}`;
+        const prefix = videoMediaPrefix(videoId);
         const extras = path.join(work, 'extras');
         await mkdir(extras);
         await toJpeg(path.join(out, TRANSCODE_OUTPUTS.sprite), path.join(extras, STORED.sprite), 70);
