@@ -12,14 +12,14 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { seedCatalogue } from './seed-catalogue.ts';
-import { benchDatabaseUrl, fmt, ratio, report, startGlimpse, stop, waitFor, wrk, type LoadResult } from './lib.ts';
+import { benchDatabaseUrl, ensureDatabase, fmt, ratio, report, startGlimpse, stop, waitFor, wrk, type LoadResult } from './lib.ts';
 
 const { values } = parseArgs({
   options: { videos: { type: 'string', default: '100000' }, seconds: { type: 'string', default: '10' }, reseed: { type: 'boolean', default: false } },
 });
 const videoCount = Number(values.videos);
 const seconds = Number(values.seconds);
-const url = benchDatabaseUrl();
+const url = await ensureDatabase(benchDatabaseUrl());
 const GLIMPSE = 3201;
 const BARE = 3202;
 /** Search words: very common ones (in a third of titles) and rarer stems, plus a two-word query. */
@@ -37,7 +37,7 @@ async function prepare(): Promise<{ videoId: string; commentVideoId: string }> {
     }
     // The most viewed video: the watch page users hit most; its comments are a full page.
     const top = await client.query<{ id: string }>(
-      `SELECT id FROM videos WHERE is_published AND status = 'ready' AND comments_count >= 10 ORDER BY views DESC, id DESC LIMIT 1`,
+      `SELECT id FROM videos WHERE privacy = 'public' AND status = 'ready' AND comments_count >= 10 ORDER BY views DESC, id DESC LIMIT 1`,
     );
     return { videoId: top.rows[0]!.id, commentVideoId: top.rows[0]!.id };
   } finally {

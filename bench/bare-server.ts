@@ -29,7 +29,7 @@ async function answer(u: URL): Promise<unknown> {
   if (parts[2] === 'comments' && parts[3] === 'video' && parts.length === 5) {
     const entity = await comments.findEntity('video', parts[4]!, null, false);
     if (!entity?.visible) return null;
-    return comments.list('video', parts[4]!, null, null, window(limit));
+    return comments.list('video', parts[4]!, null, null, false, window(limit));
   }
   return null;
 }

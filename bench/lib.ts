@@ -3,6 +3,9 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import pg from 'pg';
+import { wrapPool } from '../apps/server/src/db/client.ts';
+import { migrate } from '../apps/server/src/db/migrate.ts';
 import { loadConfig } from '../apps/server/src/config.ts';
 import { MediaService } from '../apps/server/src/media/media-service.ts';
 
@@ -19,7 +22,7 @@ export interface LoadResult {
 /** One autocannon run (loopback only), summarised. */
 export async function load(
   label: string,
-  opts: { url: string; connections: number; seconds: number; requests?: autocannon.Request[]; headers?: Record<string, string> },
+  opts: { url: string; connections: number; seconds: number; requests?: autocannon.Request[]; headers?: Record<string, string>; overallRate?: number },
 ): Promise<LoadResult> {
   const r = await autocannon({
     url: opts.url,
@@ -27,6 +30,7 @@ export async function load(
     duration: opts.seconds,
     requests: opts.requests,
     headers: opts.headers,
+    ...(opts.overallRate ? { overallRate: opts.overallRate } : {}),
   });
   return {
     label,
@@ -39,8 +43,54 @@ export async function load(
   };
 }
 
-/** The PostgreSQL server benchmarks run against (a database they may truncate). */
-export const benchDatabaseUrl = (name = 'glimpse_bench') => process.env.BENCH_DATABASE_URL ?? `postgres://postgres@127.0.0.1:5432/${name}`;
+/**
+ * The database a benchmark runs against (one it may truncate): BENCH_DATABASE_URL (default
+ * postgres://postgres@127.0.0.1:5432/glimpse_bench), or with `suffix` a database beside it named
+ * `<that name>_<suffix>`, so benchmarks that drop or reseed theirs never touch another's.
+ */
+export function benchDatabaseUrl(suffix?: string): string {
+  const base = new URL(process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/glimpse_bench');
+  if (suffix) base.pathname = `${base.pathname}_${suffix}`;
+  return base.toString();
+}
+
+const databaseName = (url: string) => decodeURIComponent(new URL(url).pathname.slice(1));
+const quoteIdent = (name: string) => `"${name.replace(/"/g, '""')}"`;
+
+/** Runs `fn` with a client on the server's maintenance database `postgres` (CREATE / DROP DATABASE). */
+async function withServer<T>(url: string, fn: (admin: pg.Client) => Promise<T>): Promise<T> {
+  const server = new URL(url);
+  server.pathname = '/postgres';
+  const admin = new pg.Client({ connectionString: server.toString() });
+  await admin.connect();
+  try {
+    return await fn(admin);
+  } finally {
+    await admin.end();
+  }
+}
+
+/** Creates the benchmark's database when missing (a fresh machine has none) and migrates it; returns the url. */
+export async function ensureDatabase(url: string): Promise<string> {
+  const name = databaseName(url);
+  await withServer(url, async (admin) => {
+    const exists = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (exists.rowCount === 0) await admin.query(`CREATE DATABASE ${quoteIdent(name)}`);
+  });
+  const pool = new pg.Pool({ connectionString: url, max: 2 });
+  try {
+    await migrate(wrapPool(pool));
+  } finally {
+    await pool.end();
+  }
+  return url;
+}
+
+/** Drops and recreates the benchmark's own database, migrated. */
+export async function freshDatabase(url: string): Promise<void> {
+  await withServer(url, (admin) => admin.query(`DROP DATABASE IF EXISTS ${quoteIdent(databaseName(url))} WITH (FORCE)`));
+  await ensureDatabase(url);
+}
 
 export const ratio = (a: number, b: number) => (b === 0 ? 0 : a / b);
 export const fmt = (n: number, d = 2) => n.toFixed(d);

@@ -55,7 +55,7 @@ async function prepare(): Promise<string> {
     await ctx.db.insert(users).values({ id: ownerId, userName: 'bench', fullName: 'Bench', email: 'bench@bench.local', passwordHash: 'x' });
     const [row] = await ctx.db
       .insert(videos)
-      .values({ id: videoId, ownerId, title: 'Bench', status: 'ready', isPublished: true, hlsKey: `${videoMediaPrefix(videoId)}/hls/index.m3u8` })
+      .values({ id: videoId, ownerId, title: 'Bench', status: 'ready', privacy: 'public', hlsKey: `${videoMediaPrefix(videoId)}/hls/index.m3u8` })
       .returning();
     return `/media/${videoMediaPrefix(videoId)}/pub-${row!.mediaToken}`;
   } finally {

@@ -13,6 +13,7 @@ import {
   test,
   uniqueName,
   uploadVideo,
+  videoRow,
 } from './support/index.ts';
 
 const CHUNK = 3 * 1024 * 1024;
@@ -80,13 +81,13 @@ test('a creator uploads a clip from the dashboard, waits for processing, publish
     await expect(progress).toBeHidden();
   });
 
-  const row = page.getByRole('row').filter({ hasText: title });
+  const row = videoRow(page, title);
   await test.step('processing shows in the table, then ready', async () => {
     await expect(row).toBeVisible();
     // The table asks again right after the upload; transcoding takes seconds, so progress shows first.
     await expect(row.getByRole('progressbar', { name: `Processing ${title}` })).toBeVisible();
     await expect(row.getByText(/^Processing \d+%$/)).toBeVisible();
-    await expect(row.getByText('Ready')).toBeVisible({ timeout: 90_000 });
+    await expect(row.getByText('Ready', { exact: true })).toBeVisible({ timeout: 90_000 });
     await expect(row.getByText(/^\d{4}-\d{2}-\d{2}$/)).toBeVisible();
   });
 
@@ -104,7 +105,7 @@ test('a creator uploads a clip from the dashboard, waits for processing, publish
     await expect(row.getByText('Published', { exact: true })).toBeVisible();
     await screenshotWidths(page, 'dashboard', {
       ready: async () => {
-        await expect(row.getByText('Ready')).toBeVisible();
+        await expect(row.getByText('Ready', { exact: true })).toBeVisible();
         await expectNoPageOverflow(page);
       },
       fullPage: true,
@@ -174,8 +175,8 @@ test('an upload interrupted by a page reload resumes with the chunks the server 
   // Chunk 0 was already on the server: only 1 and 2 travel again.
   expect(sent).toEqual([1, 2]);
   await progress.getByRole('button', { name: 'Finish' }).click();
-  await expect(page.getByRole('row').filter({ hasText: title })).toBeVisible();
-  await expect(page.getByRole('row').filter({ hasText: title }).getByText('Ready')).toBeVisible({ timeout: 90_000 });
+  await expect(videoRow(page, title)).toBeVisible();
+  await expect(videoRow(page, title).getByText('Ready', { exact: true })).toBeVisible({ timeout: 90_000 });
 });
 
 test('the dashboard counts a viewer\'s view, subscription, like and comment; the owner edits and deletes a video', async ({ page, request, browser }) => {
@@ -202,7 +203,7 @@ test('the dashboard counts a viewer\'s view, subscription, like and comment; the
   for (const label of ['Total Views', 'Total Subscribers', 'Total Likes', 'Total Comments']) {
     await expect(stats.getByLabel(`${label}: 1`)).toBeVisible();
   }
-  const row = page.getByRole('row').filter({ hasText: video.title });
+  const row = videoRow(page, video.title);
   await expect(row.getByRole('switch')).toHaveAttribute('aria-checked', 'true');
 
   const renamed = uniqueName('After edit ');
@@ -214,7 +215,7 @@ test('the dashboard counts a viewer\'s view, subscription, like and comment; the
     await dialog.getByRole('button', { name: 'Save' }).click();
     await expect(page.getByText('Video uploaded successfully')).toBeVisible();
     await expect(dialog).toBeHidden();
-    await expect(page.getByRole('row').filter({ hasText: renamed })).toBeVisible();
+    await expect(videoRow(page, renamed)).toBeVisible();
     const fetched = (await owner.get<VideoResult>(`/videos/${video._id}`)).video;
     expect(fetched.title).toBe(renamed);
     expect(fetched.description).toBe(video.description);

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { createChannelUser, expect, signIn, test, type ApiUser } from './support/index.ts';
+import { createChannelUser, expect, signIn, test, toastsGone, type ApiUser } from './support/index.ts';
 
 let owner: ApiUser;
 
@@ -17,15 +17,28 @@ async function expectSentHome(page: Page, path: string, message: string) {
 
 const NOT_AVAILABLE = "This page isn't available. Sorry about that.";
 
-test('logged out: the own-channel area and every personal list toast and go home', async ({ page }) => {
+test('logged out: the own-channel area toasts and goes home; personal lists show a sign-in prompt', async ({ page }) => {
   const me = `@${owner.user.userName}`;
   await expectSentHome(page, `/user/${me}/dashboard`, 'Please login to view your channel.');
   await expectSentHome(page, `/user/${me}/personal-information`, 'Please login to view your Channel.');
   await expectSentHome(page, `/user/${me}/change-password`, 'Please login to view your Channel.');
-  await expectSentHome(page, '/subscriptions', 'Please login to view your subscriptions.');
-  await expectSentHome(page, '/history', 'Please login to view your watch history.');
-  await expectSentHome(page, '/liked-videos', 'Please login to view your liked videos.');
-  await expectSentHome(page, '/playlists', 'Please login to view your playlists.');
+  // Issue #17 (ADR 020): the side menu's personal entries open their page with a sign-in prompt.
+  await toastsGone(page);
+  const menu = page.getByRole('navigation', { name: 'Main menu' });
+  for (const [entry, heading, prompt] of [
+    ['Subscriptions', 'Subscriptions', "Don't miss new videos"],
+    ['History', 'Watch history', 'Keep track of what you watch'],
+    ['Liked videos', 'Liked videos', 'Enjoy your favourite videos'],
+    ['Playlists', 'Playlists', 'Save videos for later'],
+  ]) {
+    await menu.getByRole('link', { name: entry, exact: true }).click();
+    await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
+    await expect(page.getByRole('region', { name: prompt }).getByRole('link', { name: 'Log In' })).toBeVisible();
+    await expect(page.getByText(/Please login/)).toHaveCount(0);
+  }
+  await page.getByRole('region', { name: 'Save videos for later' }).getByRole('link', { name: 'Log In' }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  await page.goto('/');
   // The side menu's Your Channel leads to the login screen.
   await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Your Channel' }).click();
   await expect(page).toHaveURL(/\/login$/);

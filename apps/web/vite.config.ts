@@ -9,5 +9,17 @@ export default defineConfig({
   server: {
     proxy: { '/api': 'http://localhost:3000', '/media': 'http://localhost:3000' },
   },
-  build: { target: 'es2022', sourcemap: false },
+  build: {
+    target: 'es2022',
+    sourcemap: false,
+    // Two pages: the app, and the light player other sites frame (/embed/{id}, served by the API server).
+    // The server reads the manifest to preload each page's chunks (ADR 017).
+    manifest: true,
+    rolldownOptions: {
+      input: { main: fileURLToPath(new URL('./index.html', import.meta.url)), embed: fileURLToPath(new URL('./embed.html', import.meta.url)) },
+      // zod and the contract's schemas in their own chunk: only forms and the player need them,
+      // and the bundler would otherwise merge them into the shell's shared chunk (ADR 017).
+      output: { codeSplitting: { groups: [{ name: 'contract', test: (id) => /[\\/](node_modules[\\/]zod|packages[\\/]contract)[\\/]/.test(id) && !/[\\/]contract[\\/]src[\\/](roles|notification-text|first-paint)\.ts$/.test(id), includeDependenciesRecursively: false }] } },
+    },
+  },
 });

@@ -84,3 +84,22 @@ export async function createChannelUser(request: APIRequestContext, fullName = '
   await verifyFromOutbox(request, account.email);
   return login(request, account);
 }
+
+/** The server's ADMIN_EMAIL (playwright.config.ts): that account becomes an admin once verified. */
+export const ADMIN_EMAIL = 'admin@e2e.test';
+const adminAccount: NewAccount = { fullName: 'E2E Admin', email: ADMIN_EMAIL, password: PASSWORD };
+
+/**
+ * The instance's admin (staff: moderates too), created on first use and logged in afresh each time.
+ * Every spec shares the one account: the server makes only ADMIN_EMAIL an admin.
+ */
+export async function adminUser(request: APIRequestContext): Promise<ApiUser> {
+  const res = await request.post(`${API}/auths/login`, { data: { email: ADMIN_EMAIL, password: PASSWORD } });
+  if (res.status() === 401) {
+    await register(request, adminAccount);
+    await verifyFromOutbox(request, ADMIN_EMAIL);
+  }
+  const admin = await login(request, adminAccount);
+  expect(admin.user.role).toBe('admin');
+  return admin;
+}

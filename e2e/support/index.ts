@@ -11,3 +11,5 @@ export * from './images.ts';
 export * from './session.ts';
 export * from './layout-checks.ts';
 export * from './files.ts';
+export * from './axe.ts';
+export * from './route-audit.ts';

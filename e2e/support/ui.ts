@@ -16,3 +16,11 @@ export async function loginThroughUi(page: Page, account: Pick<NewAccount, 'emai
 export async function toastsGone(page: Page): Promise<void> {
   await page.locator('[role="status"][aria-live]').first().waitFor({ state: 'detached' });
 }
+
+/** A video of the dashboard: a table row from 1024 px, a card (list item) below (issue #17). */
+export function videoRow(page: Page, title: string) {
+  return page
+    .getByRole('row')
+    .or(page.getByRole('list', { name: 'Your videos' }).getByRole('listitem'))
+    .filter({ hasText: title });
+}

@@ -47,8 +47,8 @@ async function serve(dataDir: string, port: number): Promise<ServerProcess> {
 
 describe('PostgreSQL drops every connection, then comes back', () => {
   it('answers JSON 503 while it is down and recovers without a restart', async () => {
-    const owner = await createUser(seed as AppContext);
-    const video = await createVideo(seed as AppContext, owner);
+    const owner = await createUser(seed);
+    const video = await createVideo(seed, owner);
     const auth = { authorization: `Bearer ${await seed.tokens.sign({ id: owner.id, userName: owner.userName })}` };
     const port = await freePort();
     const server = await serve(path.join(tmp, 'drop'), port);
@@ -182,7 +182,7 @@ describe('the API process SIGKILLed mid-upload', () => {
     const size = 48 * 1024;
     const parts = Array.from({ length: Math.ceil(clip.length / size) }, (_, i) => clip.subarray(i * size, (i + 1) * size));
     expect(parts.length).toBeGreaterThan(3);
-    const owner = await createUser(seed as AppContext);
+    const owner = await createUser(seed);
     const token = await seed.tokens.sign({ id: owner.id, userName: owner.userName });
     const q = (i: number) => ({ uniqueId: 'killed-mid-upload', chunkNumber: i, totalChunks: parts.length });
 
@@ -200,7 +200,7 @@ describe('the API process SIGKILLed mid-upload', () => {
     server = await serve(dataDir, port);
     try {
       const status = await fetch(`http://127.0.0.1:${port}/api/v1/videos/uploads/killed-mid-upload`, { headers: { authorization: `Bearer ${token}` } });
-      const held: number[] = (await status.json()).data.receivedChunks;
+      const held = ((await status.json()) as { data: { receivedChunks: number[] } }).data.receivedChunks;
       // The chunk cut off mid-body was never recorded: only whole chunks count.
       expect(held).toEqual([...Array(half).keys()]);
       let videoId = '';

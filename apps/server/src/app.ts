@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import Fastify, { type FastifyInstance, type FastifySchema, type FastifyServerOptions } from 'fastify';
 import cookie from '@fastify/cookie';
@@ -33,7 +32,20 @@ import { videosRoutes } from './modules/videos/videos.routes.ts';
 import { uploadsRoutes } from './modules/uploads/uploads.routes.ts';
 import { historyRoutes } from './modules/history/history.routes.ts';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
+import { adminRoutes } from './modules/admin/admin.routes.ts';
+import { instanceRoutes } from './modules/instance/instance.routes.ts';
+import { registrationsRoutes } from './modules/registrations/registrations.routes.ts';
+import { accountsRoutes } from './modules/accounts/accounts.routes.ts';
+import { moderationRoutes } from './modules/moderation/moderation.routes.ts';
+import { captionsRoutes } from './modules/captions/captions.routes.ts';
 import { mediaAccessRoutes } from './modules/media-access/media-access.routes.ts';
+import { watchedWordsRoutes } from './modules/watched-words/watched-words.routes.ts';
+import { channelBlocksRoutes } from './modules/channel-blocks/channel-blocks.routes.ts';
+import { notificationsRoutes } from './modules/notifications/notifications.routes.ts';
+import { feedsRoutes } from './modules/feeds/feeds.routes.ts';
+import { embedsRoutes } from './modules/embeds/embeds.routes.ts';
+import { analyticsRoutes } from './modules/analytics/analytics.routes.ts';
+import { webPages } from './modules/pages/pages.routes.ts';
 import { databaseRateLimitStore } from './lib/rate-limit-store.ts';
 import { tooManyRequestsMessage } from './lib/errors.ts';
 
@@ -129,7 +141,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
 
-  await app.register(viewerPlugin, { tokens: ctx.tokens });
+  await app.register(viewerPlugin, { tokens: ctx.tokens, db: ctx.db });
 
   await app.register(systemRoutes, { prefix: API_PREFIX, ctx });
   await app.register(authRoutes, { prefix: API_PREFIX, ctx });
@@ -140,14 +152,27 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   await app.register(subscriptionsRoutes, { prefix: API_PREFIX, ctx });
   await app.register(playlistsRoutes, { prefix: API_PREFIX, ctx });
   await app.register(videosRoutes, { prefix: API_PREFIX, ctx });
+  await app.register(captionsRoutes, { prefix: API_PREFIX, ctx });
   await app.register(uploadsRoutes, { prefix: API_PREFIX, ctx });
   await app.register(historyRoutes, { prefix: API_PREFIX, ctx });
   await app.register(dashboardRoutes, { prefix: API_PREFIX, ctx });
+  await app.register(instanceRoutes, { prefix: API_PREFIX, ctx });
+  await app.register(adminRoutes, { prefix: API_PREFIX, ctx });
+  await app.register(registrationsRoutes, { prefix: API_PREFIX, ctx });
+  await app.register(watchedWordsRoutes, { prefix: API_PREFIX, ctx });
+  await app.register(channelBlocksRoutes, { prefix: API_PREFIX, ctx });
+  await app.register(accountsRoutes, { prefix: API_PREFIX, ctx });
+  await app.register(moderationRoutes, { prefix: API_PREFIX, ctx });
+  await app.register(notificationsRoutes, { prefix: API_PREFIX, ctx });
+  await app.register(feedsRoutes, { prefix: API_PREFIX, ctx });
+  await app.register(embedsRoutes, { prefix: API_PREFIX, ctx });
+  await app.register(analyticsRoutes, { prefix: API_PREFIX, ctx });
 
   await app.register(mediaAccessRoutes, { ctx });
   const webDist = ctx.config.webDist;
-  const hasWeb = existsSync(`${webDist}/index.html`);
-  if (hasWeb) {
+  const web = webPages({ ctx, securityHeaders });
+  await app.register(web.routes);
+  if (web.hasWeb) {
     await app.register(fastifyStatic, {
       root: webDist,
       prefix: '/',
@@ -165,9 +190,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   app.setNotFoundHandler((request, reply) => {
     const url = request.url;
     const isApi = url.startsWith('/api') || url.startsWith('/media/');
-    if (!isApi && hasWeb && (request.method === 'GET' || request.method === 'HEAD')) {
-      return reply.type('text/html').sendFile('index.html', webDist, { maxAge: 0 });
-    }
+    if (!isApi && web.hasWeb && (request.method === 'GET' || request.method === 'HEAD')) return web.sendApp(request, reply);
     return reply.code(404).send(errorBody(404, `Route ${request.method} ${url.split('?')[0]} not found`));
   });
 

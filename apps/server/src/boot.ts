@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import { defaultSettings, SettingsService } from './modules/instance/settings.service.ts';
 import path from 'node:path';
 import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
@@ -40,5 +41,6 @@ export async function createContext(config: Config): Promise<AppContext> {
     tokens: new AccessTokens(config.jwtSecret, config.accessTokenTtl),
     mailer: createMailer(config),
     media: new MediaService(config.media),
+    settings: new SettingsService(database.db, defaultSettings(config)),
   };
 }

@@ -35,6 +35,9 @@ const envSchema = z.object({
   /** Wrong current passwords per account per window on PATCH users/password. */
   RATE_LIMIT_PASSWORD_CHANGE: int(10),
   RATE_LIMIT_UPLOAD: int(2000),
+  RATE_LIMIT_REPORT: int(30),
+  /** Analytics heartbeats per IP per window (a player sends one every 5 s; households share an IP). */
+  RATE_LIMIT_HEARTBEAT: int(3000),
   RATE_LIMITS_ENABLED: bool.default(true),
   /** Where counters live: `database` shares them between processes on one PostgreSQL; `auto` = database on a PostgreSQL server, memory on PGlite. */
   RATE_LIMIT_STORE: z.enum(['auto', 'memory', 'database']).default('auto'),
@@ -81,6 +84,8 @@ const envSchema = z.object({
     .regex(/^(ultrafast|superfast|veryfast|faster|fast|medium|slow|slower|veryslow)(,(ultrafast|superfast|veryfast|faster|fast|medium|slow|slower|veryslow))*$/, 'x264 presets, comma-separated')
     .transform((v) => v.split(','))
     .optional(),
+  /** The x264 preset of the first pass, which makes the lowest rung alone (ADR 019). */
+  LADDER_FIRST_PRESET: z.enum(['ultrafast', 'superfast', 'veryfast', 'faster', 'fast', 'medium', 'slow', 'slower', 'veryslow']).optional(),
   LADDER_FPS_CAP: z.coerce.number().int().min(1).max(120).optional(),
   LADDER_MAX_FPS: z.coerce.number().int().min(1).max(120).optional(),
   HLS_SEGMENT_SECONDS: z.coerce.number().int().min(1).max(20).optional(),
@@ -97,6 +102,12 @@ const envSchema = z.object({
   DEMO: bool.default(false),
   /** The account with this email becomes an admin once it exists and its email is verified. */
   ADMIN_EMAIL: z.email().transform((e) => e.toLowerCase()).optional(),
+  /** Days raw analytics rows (heartbeats, subscription changes) are kept once rolled up. */
+  ANALYTICS_RAW_DAYS: z.coerce.number().int().min(1).default(30),
+  /** Heartbeats written in one INSERT (at the latest every 200 ms); 1 writes each before its answer. */
+  ANALYTICS_BATCH_ROWS: z.coerce.number().int().min(1).max(5000).default(500),
+  /** How long a heartbeat may use what it read about a video (its visibility included); 0 reads it every time. */
+  ANALYTICS_VIDEO_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -123,6 +134,8 @@ export interface Config {
     verificationResend: number;
     passwordChange: number;
     upload: number;
+    report: number;
+    heartbeat: number;
   };
   rateLimitStore: Env['RATE_LIMIT_STORE'];
   /** Fastify's trustProxy: who may tell us the client's address and protocol. */
@@ -153,6 +166,7 @@ export interface Config {
   webDist: string;
   demo: boolean;
   adminEmail?: string;
+  analytics: { rawDays: number; batchRows: number; videoCacheMs: number };
 }
 
 export class ConfigError extends Error {
@@ -193,6 +207,7 @@ function ladderSettings(e: Env): LadderSettings {
     maxFps: e.LADDER_MAX_FPS ?? d.maxFps,
     segmentSeconds: e.HLS_SEGMENT_SECONDS ?? d.segmentSeconds,
     audioKbps: e.AUDIO_KBPS ?? d.audioKbps,
+    firstPassPreset: e.LADDER_FIRST_PRESET ?? d.firstPassPreset,
   };
 }
 
@@ -227,6 +242,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
       verificationResend: e.RATE_LIMIT_VERIFICATION_RESEND,
       passwordChange: e.RATE_LIMIT_PASSWORD_CHANGE,
       upload: e.RATE_LIMIT_UPLOAD,
+      report: e.RATE_LIMIT_REPORT,
+      heartbeat: e.RATE_LIMIT_HEARTBEAT,
     },
     rateLimitStore: e.RATE_LIMIT_STORE,
     trustProxy: e.TRUST_PROXY,
@@ -264,6 +281,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
     webDist: path.resolve(e.WEB_DIST ?? new URL('../../web/dist', import.meta.url).pathname),
     demo: e.DEMO,
     adminEmail: e.ADMIN_EMAIL,
+    analytics: { rawDays: e.ANALYTICS_RAW_DAYS, batchRows: e.ANALYTICS_BATCH_ROWS, videoCacheMs: e.ANALYTICS_VIDEO_CACHE_MS },
   };
   return { ...config, ...overrides };
 }

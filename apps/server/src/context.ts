@@ -4,6 +4,7 @@ import type { Mailer } from './mail/mailer.ts';
 import type { MediaService } from './media/media-service.ts';
 import type { Storage } from './storage/storage.ts';
 import type { AccessTokens } from './modules/auth/access-token.ts';
+import type { SettingsService } from './modules/instance/settings.service.ts';
 
 /** The app's long-lived adapters, built once at boot and handed to every module. */
 export interface AppContext {
@@ -14,6 +15,8 @@ export interface AppContext {
   tokens: AccessTokens;
   mailer: Mailer;
   media: MediaService;
+  /** Instance settings (admin-changed, cached). */
+  settings: SettingsService;
 }
 
 export interface ModuleOptions {

@@ -1,4 +1,5 @@
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { defaultSettings, SettingsService } from '../src/modules/instance/settings.service.ts';
 import os from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -19,6 +20,7 @@ import { tweets, videos } from '../src/db/schema.ts';
 import { createContext } from '../src/boot.ts';
 import { clipJob } from '@glimpse/media';
 import { MediaService } from '../src/media/media-service.ts';
+import { parseMail, type ParsedMail } from './mime.ts';
 
 export const engine = process.env.TEST_DB_ENGINE === 'pg' ? 'pg' : 'pglite';
 
@@ -67,6 +69,10 @@ export const TEST_ENV = {
   LOG_LEVEL: 'silent',
   WORKER_ENABLED: 'false',
   PUBLIC_URL: 'http://glimpse.test',
+  // Each heartbeat written before its answer, and visibility read every time: suites read what they sent
+  // at once (the buffer and the cache have their own tests in the analytics module).
+  ANALYTICS_BATCH_ROWS: '1',
+  ANALYTICS_VIDEO_CACHE_MS: '0',
 } as const;
 
 /** A whole app on its own database and data folder. */
@@ -82,6 +88,7 @@ export async function createTestApp(env: Record<string, string> = {}, opts: Buil
     tokens: new AccessTokens(config.jwtSecret, config.accessTokenTtl),
     mailer: createMailer(config, () => {}),
     media: new MediaService(config.media),
+    settings: new SettingsService(database.db, defaultSettings(config)),
   };
   const app = await buildApp(ctx, opts);
   await app.ready();
@@ -105,8 +112,8 @@ export const TEST_PASSWORD = 'secret123';
 let seq = 0;
 /** Inserts a verified user directly (password TEST_PASSWORD). */
 export async function createUser(
-  ctx: AppContext,
-  over: Partial<{ fullName: string; userName: string; email: string; verified: boolean }> = {},
+  ctx: Pick<AppContext, 'db'>,
+  over: Partial<{ fullName: string; userName: string; email: string; verified: boolean } & Pick<UserRow, 'role' | 'state' | 'stateReason' | 'suspendedUntil'>> = {},
 ): Promise<UserRow> {
   seq += 1;
   const base = `user${seq}${newId().slice(-6)}`;
@@ -118,6 +125,10 @@ export async function createUser(
     email: over.email ?? `${base}@example.com`,
     passwordHash: await passwordHash,
     emailVerifiedAt: over.verified === false ? null : new Date(),
+    role: over.role ?? 'user',
+    state: over.state ?? 'active',
+    stateReason: over.stateReason ?? null,
+    suspendedUntil: over.suspendedUntil ?? null,
   });
 }
 
@@ -127,7 +138,7 @@ export async function bearer(ctx: AppContext, user: Pick<UserRow, 'id' | 'userNa
 
 /** Inserts a video row directly (ready and published unless told otherwise). */
 export async function createVideo(
-  ctx: AppContext,
+  ctx: Pick<AppContext, 'db'>,
   owner: Pick<UserRow, 'id'>,
   over: Partial<typeof videos.$inferInsert> = {},
 ): Promise<typeof videos.$inferSelect> {
@@ -140,7 +151,7 @@ export async function createVideo(
       description: 'A test video',
       duration: 42,
       status: 'ready',
-      isPublished: true,
+      privacy: 'public',
       ...over,
     })
     .returning();
@@ -149,7 +160,7 @@ export async function createVideo(
 
 /** Inserts a tweet row directly. */
 export async function createTweet(
-  ctx: AppContext,
+  ctx: Pick<AppContext, 'db'>,
   owner: Pick<UserRow, 'id'>,
   over: Partial<typeof tweets.$inferInsert> = {},
 ): Promise<typeof tweets.$inferSelect> {
@@ -160,33 +171,15 @@ export async function createTweet(
   return row!;
 }
 
-export interface OutboxMail {
+export interface OutboxMail extends ParsedMail {
   file: string;
-  to: string;
-  subject: string;
-  /** The decoded text body. */
-  text: string;
 }
 
-/** Undoes the quoted-printable encoding nodemailer uses for long lines. */
-const decodeQuotedPrintable = (s: string) =>
-  s.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
-
-/** The `.eml` files the outbox mailer wrote to DATA_DIR/outbox, oldest first. */
+/** The `.eml` files the outbox mailer wrote to DATA_DIR/outbox, oldest first, decoded. */
 export async function readOutbox(dataDir: string): Promise<OutboxMail[]> {
   const dir = path.join(dataDir, 'outbox');
   const names = (await readdir(dir).catch(() => [] as string[])).filter((n) => n.endsWith('.eml')).sort();
-  return Promise.all(
-    names.map(async (name) => {
-      const raw = await readFile(path.join(dir, name), 'utf8');
-      const split = raw.indexOf('\r\n\r\n');
-      const head = raw.slice(0, split);
-      const header = (key: string) => new RegExp(`^${key}: (.*)$`, 'mi').exec(head)?.[1]?.trim() ?? '';
-      const body = raw.slice(split + 4);
-      const text = /quoted-printable/i.test(header('Content-Transfer-Encoding')) ? decodeQuotedPrintable(body) : body;
-      return { file: name, to: header('To'), subject: header('Subject'), text };
-    }),
-  );
+  return Promise.all(names.map(async (name) => ({ file: name, ...parseMail(await readFile(path.join(dir, name), 'utf8')) })));
 }
 
 /** The token of the newest mailed link of a kind (optionally to one address). */
@@ -332,6 +325,24 @@ export async function bootPersistentApp(dataDir: string, databaseUrl?: string, e
     close: async () => {
       await app.close();
       await ctx.database.close();
+    },
+  };
+}
+
+/**
+ * An app with one small rung (a real transcode stays quick) and a 2 s clip to upload; the clip's
+ * folder goes with the app on close.
+ */
+export async function createClipApp(): Promise<TestContext & { clip: Buffer }> {
+  const t = await createTestApp({ LADDER_HEIGHTS: '240', LADDER_MAX_KBPS: '400' });
+  const tmp = await mkdtemp(path.join(os.tmpdir(), 'glimpse-clip-'));
+  const clip = await readFile(await makeClip(path.join(tmp, 'clip.mp4'), { seconds: 2 }));
+  return {
+    ...t,
+    clip,
+    close: async () => {
+      await t.close();
+      await rm(tmp, { recursive: true, force: true });
     },
   };
 }

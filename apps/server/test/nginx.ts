@@ -45,7 +45,15 @@ async function listening(port: number, seconds = 20): Promise<void> {
  * paths: this run's DATA_DIR, Glimpse's port, loopback ports for http and https, and a self-signed
  * certificate made for the run.
  */
-export async function startNginx(o: { root: string; dataDir: string; upstreamPort: number; httpPort: number; httpsPort: number }): Promise<NginxFront> {
+export async function startNginx(o: {
+  root: string;
+  dataDir: string;
+  upstreamPort: number;
+  /** More Glimpse processes after `upstreamPort`: nginx takes turns over all of them (round-robin, its default). */
+  moreUpstreamPorts?: number[];
+  httpPort: number;
+  httpsPort: number;
+}): Promise<NginxFront> {
   const certDir = path.join(o.root, 'ssl');
   mkdirSync(certDir, { recursive: true });
   execFileSync('openssl', [
@@ -56,7 +64,8 @@ export async function startNginx(o: { root: string; dataDir: string; upstreamPor
   let conf = readFileSync(NGINX_CONF, 'utf8');
   conf = mustReplace(conf, 'worker_processes auto;', 'worker_processes 1;');
   conf = mustReplace(conf, '/srv/glimpse/data', o.dataDir);
-  conf = mustReplace(conf, '127.0.0.1:3000', `127.0.0.1:${o.upstreamPort}`);
+  const more = (o.moreUpstreamPorts ?? []).map((port) => `\n    server 127.0.0.1:${port};`).join('');
+  conf = mustReplace(conf, 'server 127.0.0.1:3000;', `server 127.0.0.1:${o.upstreamPort};${more}`);
   conf = mustReplace(conf, 'listen 80;', `listen 127.0.0.1:${o.httpPort};`);
   conf = mustReplace(conf, 'listen 443 ssl;', `listen 127.0.0.1:${o.httpsPort} ssl;`);
   conf = mustReplace(conf, '/etc/ssl/glimpse/', `${certDir}/`);

@@ -40,7 +40,8 @@ export async function workerCrashScenario(dataDir: string, databaseUrl?: string)
   const worker = databaseUrl
     ? startProcess('worker', { DATA_DIR: dataDir, DATABASE_URL: databaseUrl })
     : startProcess('serve', { DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: String(await freePort()), WORKER_ENABLED: 'true' });
-  const segments = path.join(dataDir, 'tmp', 'transcode', videoId, 'out', '240p');
+  // Killed during the first pass (ADR 019: the lowest rung, alone), before the video plays.
+  const segments = path.join(dataDir, 'tmp', 'transcode', videoId, 'first', '240p');
   for (let i = 0; i < 1200 && !(await firstSegment(segments)); i++) await sleep(25);
   expect(await firstSegment(segments), worker.output()).toBe(true);
   await worker.kill('SIGKILL');
@@ -61,7 +62,8 @@ export async function workerCrashScenario(dataDir: string, databaseUrl?: string)
     // The next worker waits out the heartbeat window, takes the job back and finishes it.
     await sleep(1500);
     const log = memoryLog();
-    expect(await createWorker(server.ctx, log, { staleSeconds: 1 }).drain()).toBe(1);
+    // The transcode, then the fan-out telling its owner it is ready.
+    expect(await createWorker(server.ctx, log, { staleSeconds: 1 }).drain()).toBe(2);
     expect(log.lines.map((l) => l.msg)).toEqual(expect.arrayContaining(['reclaimed job of a dead worker', 'job done']));
     expect(await new JobsRepository(server.ctx.db).findById(job!.id)).toMatchObject({ status: 'done', attempts: 2 });
     const after = (await server.app.inject({ method: 'GET', url: `/api/v1/videos/${videoId}`, headers: auth })).json().data.video;

@@ -1,14 +1,55 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app.tsx';
+import { seedFirstScreen } from './app/first-data.ts';
+import { createAppRouter } from './app/router.tsx';
 import './index.css';
 import { restoreSession } from './features/auth/api/auth-api.ts';
+import { createQueryClient } from './lib/query-client.ts';
+import { dropFirstData, loadFirstData } from './lib/first-data.ts';
+import { initLocale } from './lib/i18n/i18n.ts';
+import { session } from './lib/session.ts';
+
+// Read before restoreSession: only an anonymous visitor uses the embedded answers.
+const hasFirstData = loadFirstData(session.getUser() !== null);
 
 // Before the first call: a stored user gets a fresh access token from the refresh cookie.
 restoreSession();
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
-);
+/**
+ * The server's filled shell stays on screen until the first render can replace it with the same
+ * content (ADR 017): the route's lazy module is loaded and the cache holds the embedded answers.
+ * Rendering earlier would blank the page while the route's chunk loads. A chosen language other than
+ * English loads its catalogue first, so the page never shows in English before switching (a failed
+ * load stays in English).
+ */
+async function start() {
+  const queryClient = createQueryClient();
+  const router = createAppRouter();
+  const routed = router.state.initialized
+    ? Promise.resolve()
+    : new Promise<void>((resolve) => {
+        const stop = router.subscribe((state) => {
+          if (!state.initialized) return;
+          stop();
+          resolve();
+        });
+      });
+  await Promise.all([
+    routed,
+    hasFirstData ? seedFirstScreen(queryClient, window.location) : undefined,
+    initLocale().catch((err: unknown) => console.warn('Loading the language failed', err)),
+  ]);
+  // Answers left unused by the first screen must not stand in for a later page's requests.
+  const leave = router.subscribe(() => {
+    leave();
+    dropFirstData();
+  });
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <App router={router} queryClient={queryClient} />
+    </StrictMode>,
+  );
+}
+
+void start();

@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { roles } from './roles.ts';
 import { imageRef } from './common.ts';
+import { REGISTRATION_REASON_MAX } from './registrations.ts';
 import { oneLine } from './text.ts';
 
 export const PASSWORD_MIN = 6;
@@ -8,6 +10,8 @@ export const NAME_MAX = 60;
 export const USERNAME_MAX = 30;
 
 export const messages = {
+  accountPendingApproval: 'Your account is waiting for approval by the moderators.',
+  accountSuspended: 'Your account is suspended',
   nameRequired: 'Please enter your name',
   emailInvalid: 'Invalid email address',
   emailRequired: 'Please enter your email',
@@ -66,6 +70,8 @@ export const registerBody = z.object({
     .min(1, messages.passwordRequired)
     .min(PASSWORD_MIN, `Password must be at least ${PASSWORD_MIN} characters`)
     .max(PASSWORD_MAX, `Password must be at most ${PASSWORD_MAX} characters`),
+  /** Not in the spec: in approval mode, what the moderators read beside the request (optional). */
+  reason: z.string().trim().max(REGISTRATION_REASON_MAX, `The reason must be at most ${REGISTRATION_REASON_MAX} characters`).optional(),
 });
 export type RegisterBody = z.infer<typeof registerBody>;
 
@@ -120,13 +126,7 @@ export const changePasswordBody = z
     path: ['confirmPassword'],
   });
 
-/** Account roles (ARCHITECTURE §8). */
-export const roles = ['user', 'moderator', 'admin'] as const;
 export const role = z.enum(roles);
-export type Role = z.infer<typeof role>;
-
-/** Staff (moderators and admins) administer the instance; the server's permission checks and the web app's menu share this rule. */
-export const isStaff = (r: Role | undefined): boolean => r === 'moderator' || r === 'admin';
 
 /** The logged-in user as the login answer and GET users/me carry it. */
 export const authUser = z.object({

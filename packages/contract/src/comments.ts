@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { id, pageQuery } from './common.ts';
+import { id, pageQuery, reviewState } from './common.ts';
+import { takedownNotice } from './moderation.ts';
 import { likeStatus } from './likes.ts';
 import { owner } from './users.ts';
 
@@ -14,6 +15,21 @@ export const commentMessages = {
   deleted: 'Comment deleted successfully',
   notFound: 'Comment not found',
   parentElsewhere: 'The parent comment belongs to another video or tweet',
+  added: 'Comment added successfully',
+  held: 'Your comment is held for review by the channel owner',
+  heldParent: 'You can reply once this comment is published',
+  turnedOff: 'Comments are turned off for this video',
+  blocked: 'You cannot comment on this channel',
+  notOwner: 'You can only change your own comments',
+  notRemovable: 'You can only delete your own comments or comments on your videos and tweets',
+  reviewerOnly: 'Only the owner of the video or tweet can review its comments',
+  notHeld: 'This comment is not held for review',
+  approved: 'Comment approved',
+  pinOwnerOnly: 'Only the owner of the video can pin its comments',
+  pinTopLevel: 'Only a published top-level comment on a video can be pinned',
+  pinned: 'Comment pinned',
+  unpinned: 'Comment unpinned',
+  heldFetched: 'Held comments fetched successfully',
 } as const;
 
 export const commentEntityType = z.enum(['video', 'tweet'], { message: "entityType must be 'video' or 'tweet'" });
@@ -49,8 +65,14 @@ export const comment = z.object({
   entityType: commentEntityType,
   entityId: z.string(),
   parentId: z.string().nullable(),
+  /** `held`: shown only to its author and its reviewer (the video's or tweet's owner). */
+  state: reviewState,
+  /** Pinned by the video's owner: first in the list. */
+  pinned: z.boolean(),
   createdAt: z.string(),
   updatedAt: z.string(),
+  /** Only on its owner's own view of a taken-down item: the moderators' notice (ADR 012). */
+  takedown: takedownNotice.nullable().optional(),
 });
 export type Comment = z.infer<typeof comment>;
 

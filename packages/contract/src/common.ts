@@ -3,6 +3,14 @@ import { z } from 'zod';
 /** Ids are UUIDs (v7) in `_id` fields. */
 export const id = z.uuid({ message: 'Invalid id' });
 
+/**
+ * A comment's or tweet's review state: `held` when it contains a watched word, shown to its author
+ * and its reviewer only until approved.
+ */
+export const reviewStates = ['published', 'held'] as const;
+export const reviewState = z.enum(reviewStates);
+export type ReviewState = z.infer<typeof reviewState>;
+
 export const imageRef = z.object({ url: z.string() }).nullable();
 
 export const pageQuery = z.object({

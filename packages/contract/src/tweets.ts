@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { id, imageRef } from './common.ts';
+import { id, imageRef, reviewState } from './common.ts';
+import { takedownNotice } from './moderation.ts';
 import { likeStatus } from './likes.ts';
 import { owner } from './users.ts';
 
@@ -11,6 +12,12 @@ export const tweetMessages = {
   updated: 'Tweet updated successfully',
   deleted: 'Tweet deleted successfully',
   notFound: 'Tweet not found',
+  created: 'Tweet created successfully',
+  held: 'Your tweet is held for review by a moderator',
+  notHeld: 'This tweet is not held for review',
+  approved: 'Tweet approved',
+  heldDeleted: 'Held tweet deleted',
+  heldFetched: 'Held tweets fetched successfully',
 } as const;
 
 /** Multipart field `content`, trimmed; blank is refused. */
@@ -37,8 +44,12 @@ export const tweet = z.object({
   comments: z.number().int(),
   likeStatus,
   owner,
+  /** `held`: shown only to its author and to moderators until approved. */
+  state: reviewState,
   createdAt: z.string(),
   updatedAt: z.string(),
+  /** Only on its owner's own view of a taken-down item: the moderators' notice (ADR 012). */
+  takedown: takedownNotice.nullable().optional(),
 });
 export type Tweet = z.infer<typeof tweet>;
 

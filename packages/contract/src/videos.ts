@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { videoCaption } from './captions.ts';
+import { takedownNotice } from './moderation.ts';
 import { id, imageRef, paged, pageQuery } from './common.ts';
 import { playlistSummary } from './playlists.ts';
 import { oneLine } from './text.ts';
@@ -32,7 +34,21 @@ export const videoMessages = {
   originalGone: 'The original of this video is no longer stored',
   progressiveMissing: 'This video has no mp4 file yet',
   loginForHistory: 'Please login to view your watch history.',
+  downloadsOff: 'The owner does not allow downloads of this video',
+  publishAtPast: 'The publication time must be in the future',
+  publishAtTooFar: 'The publication time must be within a year',
+  scheduledIsPrivate: 'A scheduled video stays private until its publication time',
 } as const;
+
+/**
+ * Who sees a video (ADR 013): everyone (`public`), whoever has its link (`unlisted`: never listed
+ * for others) or its owner only (`private`). A scheduled video is private with a `publishAt`.
+ */
+export const videoPrivacies = ['public', 'unlisted', 'private'] as const;
+export const videoPrivacy = z.enum(videoPrivacies, { message: 'privacy must be public, unlisted or private' });
+export type VideoPrivacy = z.infer<typeof videoPrivacy>;
+/** How far ahead a publication can be scheduled. */
+export const PUBLISH_AT_MAX_DAYS = 366;
 
 export const videoTitle = oneLine()
   .min(1, videoMessages.titleRequired)
@@ -53,6 +69,34 @@ const flag = (name: string) =>
   z.union([z.boolean(), z.literal([1, 0]).transform((v) => v === 1), z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1')], {
     message: `${name} must be true, false, 1 or 0`,
   });
+
+/** `?download=1` asks for the progressive file as an attachment: allowed when the owner allows downloads. */
+export const progressiveFileQuery = z.object({ download: flag('download').optional() });
+
+/**
+ * Privacy and downloads, on upload (the last chunk's fields) and edit. `publishAt` (an ISO time
+ * in the future) schedules the publication: the video is private until then; null or '' cancels
+ * a schedule. Setting `privacy` alone also cancels one.
+ */
+export const videoPrivacyFields = z.object({
+  privacy: videoPrivacy.optional(),
+  publishAt: z
+    .union([z.literal('').transform(() => null), z.null(), z.iso.datetime({ offset: true, message: 'publishAt must be an ISO date and time' })])
+    .optional(),
+  downloadsEnabled: flag('downloadsEnabled').optional(),
+});
+export type VideoPrivacyFields = z.infer<typeof videoPrivacyFields>;
+
+/** PATCH videos/{id} (JSON or form fields): any of these; the thumbnail comes as the `image` file. */
+export const videoEditFields = z
+  .object({
+    title: videoTitle.optional(),
+    description: videoDescription.optional(),
+    /** The owner turns comments on or off for this video. */
+    commentsEnabled: flag('commentsEnabled').optional(),
+  })
+  .extend(videoPrivacyFields.shape);
+export type VideoEditFields = z.infer<typeof videoEditFields>;
 
 export const videoListQuery = pageQuery.extend({
   query: oneLine().max(200).optional(),
@@ -122,20 +166,45 @@ export const video = z.object({
   views: z.number().int(),
   createdAt: z.string(),
   updatedAt: z.string(),
+  /** privacy === 'public' (the spec's field). */
   isPublished: z.boolean(),
+  privacy: videoPrivacy,
+  /** The scheduled publication time while the video waits for it, else null. */
+  publishAt: z.string().nullable(),
+  /** Viewers may download the progressive mp4 (`?download=1`); the owner always may download the original. */
+  downloadsEnabled: z.boolean(),
   status: z.enum(['processing', 'ready', 'failed']),
   /** 0..1 while processing; meaningful to the owner only. */
   progress: z.number(),
   failureReason: z.string().nullable(),
+  /**
+   * The HLS ladder, lowest first, and which rungs play yet: the video plays from its lowest rung
+   * on while the others are still being made (ADR 019). Empty for videos made before.
+   */
+  renditions: z.array(z.object({ name: z.string(), ready: z.boolean() })),
   likes: z.number().int(),
   dislikes: z.number().int(),
   likeStatus: z.union([z.literal(1), z.literal(-1), z.literal(0)]),
   isSubscribed: z.boolean(),
   subscribers: z.number().int(),
   noOfComments: z.number().int(),
+  /** False when the owner turned comments off: no new comments, and the existing ones are not listed. */
+  commentsEnabled: z.boolean(),
   owner,
+  /** Only on its owner's own view of a taken-down item: the moderators' notice (ADR 012). */
+  takedown: takedownNotice.nullable().optional(),
+  /** Subtitle tracks (WebVTT), URLs under the same media rules as the video's other files. */
+  captions: z.array(videoCaption).optional(),
 });
 export type Video = z.infer<typeof video>;
+export type Rendition = Video['renditions'][number];
+
+/** Still being made: not playable yet, or playable with more rungs to come (ADR 019). Pages poll while it holds. */
+export const moreRenditionsComing = (v: { status: Video['status']; renditions?: readonly Rendition[] }): boolean =>
+  v.status === 'processing' || (v.status === 'ready' && (v.renditions ?? []).some((r) => !r.ready));
+
+/** How many rungs play: a new one changes the master playlist (the player reloads it). */
+export const readyRenditions = (v: { renditions?: readonly Rendition[] }): number => (v.renditions ?? []).filter((r) => r.ready).length;
 
 /** Every answer about one video (GET, PATCH, publish, the upload's last chunk): `data.video` (spec §7). */
 export const videoResult = z.object({ video });

@@ -25,6 +25,23 @@ export interface ClipSpec {
   hdr?: boolean;
 }
 
+/**
+ * lavfi sources that take no `duration` option: a trim inside the source's own graph ends them
+ * (a trim in the job's graph would leave the input endless, and the engine reading it forever).
+ */
+const UNTIMED_SOURCES = new Set(['mandelbrot', 'life', 'cellauto', 'sierpinski']);
+
+/**
+ * The lavfi url of a picture source. `pattern` is a source name, optionally with its own
+ * options (`gradients=c0=navy:c1=teal`, `cellauto=rule=110`); size, rate and length are added.
+ */
+function sourceUrl(pattern: string, width: number, height: number, fps: number, seconds: number): string {
+  const [name = pattern, own] = pattern.split(/=(.*)/s);
+  const untimed = UNTIMED_SOURCES.has(name);
+  const options = [own, `size=${width}x${height}`, `rate=${fps}`, untimed ? undefined : `duration=${seconds}`].filter(Boolean).join(':');
+  return `${name}=${options}${untimed ? `,trim=duration=${seconds}` : ''}`;
+}
+
 const SAMPLE_FORMAT: Record<string, string> = { libopus: 'flt', aac: 'fltp', libvorbis: 'fltp', libmp3lame: 'fltp', ac3: 'fltp' };
 const LAYOUT = { 1: 'mono', 2: 'stereo', 6: '5.1' } as const;
 
@@ -32,7 +49,7 @@ export function clipJob(c: ClipSpec): MediaJob {
   const video = c.video === undefined ? { codec: 'libx264', options: { preset: 'ultrafast' } } : c.video;
   const audio = c.audio === undefined ? { codec: 'aac' } : c.audio;
   const inputs = [
-    ...(video ? [{ url: `${c.pattern ?? 'testsrc2'}=size=${c.width}x${c.height}:rate=${c.fps ?? 25}:duration=${c.seconds}`, format: 'lavfi' }] : []),
+    ...(video ? [{ url: sourceUrl(c.pattern ?? 'testsrc2', c.width, c.height, c.fps ?? 25, c.seconds), format: 'lavfi' }] : []),
     ...(audio ? [{ url: `sine=frequency=${audio.frequency ?? 440}:sample_rate=48000:duration=${c.seconds}`, format: 'lavfi' }] : []),
   ];
   const graph: string[] = [];
@@ -60,7 +77,7 @@ export function clipJob(c: ClipSpec): MediaJob {
 /** A single picture (png): what an upload of a photo looks like. */
 export function pictureJob(out: string, width = 320, height = 240, pattern = 'testsrc2'): MediaJob {
   return {
-    inputs: [{ url: `${pattern}=size=${width}x${height}:rate=1:duration=1`, format: 'lavfi' }],
+    inputs: [{ url: sourceUrl(pattern, width, height, 1, 1), format: 'lavfi' }],
     graph: '[0:v]format=rgb24[v]',
     outputs: [{ url: out, format: 'image2', frames: 1, streams: [{ kind: 'video', label: 'v', codec: 'png' }] }],
   };

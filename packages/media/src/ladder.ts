@@ -33,6 +33,8 @@ export interface LadderSettings {
   maxFps: number;
   segmentSeconds: number;
   audioKbps: number;
+  /** The lowest rung is made first, alone, at this x264 preset or a faster one, so a video plays soon after its upload (ADR 019). */
+  firstPassPreset: string;
 }
 
 export const DEFAULT_LADDER: LadderSettings = {
@@ -50,6 +52,7 @@ export const DEFAULT_LADDER: LadderSettings = {
   maxFps: 60,
   segmentSeconds: 4,
   audioKbps: 128,
+  firstPassPreset: 'veryfast',
 };
 
 const even = (n: number) => Math.max(2, Math.round(n / 2) * 2);

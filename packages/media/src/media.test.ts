@@ -7,6 +7,8 @@ import {
   displayMatrixRotation,
   outputRate,
   planProgressive,
+  mergeMasters,
+  planPasses,
   planTranscode,
   refusalOf,
   toFfmpegArgs,
@@ -199,7 +201,7 @@ describe('planTranscode', () => {
     expect(job.graph).toMatch(/^\[0:v\]fps=60,split=6\[s0\]\[s1\]\[s2\]\[s3\]\[sp\]\[sb\];/);
     expect(job.graph).toContain('[s0]fps=30,scale=426:240,setsar=1,format=yuv420p[v0]');
     expect(job.graph).toContain('[s3]scale=1280:720,setsar=1,format=yuv420p[v3]');
-    expect(job.graph).toContain("[sp]scale=-2:'min(720,ih)',thumbnail=n=150,format=rgb24[poster]");
+    expect(job.graph).toContain("[sp]trim=end=2.5,scale=-2:'min(720,ih)',thumbnail=n=150,format=rgb24[poster]");
     expect(job.graph).toContain('[0:a]aformat=sample_fmts=fltp:sample_rates=48000:channel_layouts=stereo[aud]');
     const hls = job.outputs[0]!;
     expect(hls.options).toMatchObject({ hls_time: '4', hls_segment_type: 'fmp4', master_pl_name: 'master.m3u8' });
@@ -237,6 +239,35 @@ describe('planTranscode', () => {
   });
 });
 
+describe('two passes (ADR 019)', () => {
+  const probe = { ...parseProbe(probeJson()), width: 1280, height: 720, fps: 60 };
+  const ladder = selectLadder(1280, 720, 60);
+
+  it('makes the lowest rung first at a preset no slower than the first pass allows, then the rest as planned', () => {
+    const { first, rest } = planPasses(ladder, 'veryfast');
+    expect(first).toEqual({ ...ladder[0], preset: 'veryfast' });
+    expect(rest).toEqual(ladder.slice(1));
+    expect(planPasses([{ ...ladder[0]!, preset: 'ultrafast' }], 'veryfast')).toEqual({ first: { ...ladder[0], preset: 'ultrafast' }, rest: [] });
+    const one = planTranscode({ input: '/w/s.mp4', outDir: '/w/first', probe, rungs: [first] });
+    expect(one.job.outputs[0]!.options!.var_stream_map).toBe('a:0,agroup:audio,name:audio,default:yes v:0,agroup:audio,name:240p');
+    expect(one.job.graph).toMatch(/^\[0:v\]fps=60,split=1\[s0\];/);
+    // Without a storyboard plan, no sprite.
+    expect(one.job.outputs.map((o) => o.url)).toEqual(['/w/first/%v/index.m3u8']);
+  });
+
+  it('merges the passes\' master playlists: the audio group once, every variant in order', () => {
+    const head = '#EXTM3U\n#EXT-X-VERSION:7\n#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="group_audio",NAME="audio_0",DEFAULT=YES,CHANNELS="2",URI="audio/index.m3u8"\n';
+    const low = `${head}#EXT-X-STREAM-INF:BANDWIDTH=315730,RESOLUTION=426x240,AUDIO="group_audio"\n240p/index.m3u8\n`;
+    const rest = `${head}#EXT-X-STREAM-INF:BANDWIDTH=900000,RESOLUTION=640x360,AUDIO="group_audio"\n360p/index.m3u8\n\n#EXT-X-STREAM-INF:BANDWIDTH=1500000,RESOLUTION=854x480,AUDIO="group_audio"\n480p/index.m3u8\n`;
+    const merged = mergeMasters([low, rest]);
+    expect(merged).toBe(
+      `${head}#EXT-X-STREAM-INF:BANDWIDTH=315730,RESOLUTION=426x240,AUDIO="group_audio"\n240p/index.m3u8\n#EXT-X-STREAM-INF:BANDWIDTH=900000,RESOLUTION=640x360,AUDIO="group_audio"\n360p/index.m3u8\n#EXT-X-STREAM-INF:BANDWIDTH=1500000,RESOLUTION=854x480,AUDIO="group_audio"\n480p/index.m3u8\n`,
+    );
+    // Merging again (a retried second pass) changes nothing.
+    expect(mergeMasters([merged, rest])).toBe(merged);
+  });
+});
+
 describe('ProgressParser', () => {
   it('parses blocks split across chunks and reports the end', () => {
     const p = new ProgressParser();
@@ -252,5 +283,15 @@ describe('ProgressParser', () => {
   it('ignores N/A values', () => {
     const p = new ProgressParser();
     expect(p.push('out_time_us=N/A\nprogress=continue\n')).toEqual([{ outTimeSeconds: 0, done: false }]);
+  });
+});
+
+describe('clipJob sources', () => {
+  it('adds size, rate and length to a source with its own options, and cuts sources without a duration option by a trim in their own graph', () => {
+    const url = (pattern: string) => clipJob({ out: '/w/c.mp4', seconds: 3, width: 64, height: 36, pattern, container: 'mp4' }).inputs[0]!.url;
+    expect(url('testsrc2')).toBe('testsrc2=size=64x36:rate=25:duration=3');
+    expect(url('gradients=c0=#102030:c1=#405060')).toBe('gradients=c0=#102030:c1=#405060:size=64x36:rate=25:duration=3');
+    expect(url('mandelbrot')).toBe('mandelbrot=size=64x36:rate=25,trim=duration=3');
+    expect(url('cellauto=rule=110')).toBe('cellauto=rule=110:size=64x36:rate=25,trim=duration=3');
   });
 });

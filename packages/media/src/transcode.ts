@@ -8,10 +8,13 @@ export interface TranscodeInput {
   /** Folder that receives master.m3u8, {name}/index.m3u8 and segments, poster.png, storyboard.png. */
   outDir: string;
   probe: ProbeResult;
-  storyboard: StoryboardPlan;
+  /** The storyboard sprite; omitted when another pass makes it. */
+  storyboard?: StoryboardPlan;
   /** The poster is the most representative frame of this many first seconds; omitted when the uploader gave a thumbnail. */
   posterWithinSeconds?: number;
   settings?: LadderSettings;
+  /** The rungs this pass encodes (ADR 019: the lowest first, then the rest); the whole ladder when omitted. */
+  rungs?: Rendition[];
 }
 
 /** File names inside outDir, relative. */
@@ -67,19 +70,22 @@ const keyintFor = (fps: string, seconds: number) => {
 export function planTranscode(o: TranscodeInput): { job: MediaJob; ladder: Rendition[] } {
   const s = o.settings ?? DEFAULT_LADDER;
   const p = o.probe;
-  const ladder = selectLadder(p.width, p.height, p.fps, s);
+  const ladder = o.rungs ?? selectLadder(p.width, p.height, p.fps, s);
   const top = rateString(outputRate(p.fps, s.maxFps));
   const branches = ladder.map((_, i) => `[s${i}]`);
-  const extra = [...(o.posterWithinSeconds !== undefined ? ['[sp]'] : []), '[sb]'];
+  const extra = [...(o.posterWithinSeconds !== undefined ? ['[sp]'] : []), ...(o.storyboard ? ['[sb]'] : [])];
   const prep = [...uprightFilter(p.rotation), ...toneMapFilter(p), `fps=${top}`].join(',');
   const graph = [
     `[0:v]${prep},split=${branches.length + extra.length}${branches.join('')}${extra.join('')}`,
     ...ladder.map((r, i) => `[s${i}]${r.fps === top ? '' : `fps=${r.fps},`}scale=${r.width}:${r.height},setsar=1,format=yuv420p[v${i}]`),
     // thumbnail skips black and fade frames; it answers at the end of its batch or of the video.
+    // trim ends the branch with the window, so the rest of the video is not scaled for nothing.
     ...(o.posterWithinSeconds !== undefined
-      ? [`[sp]scale=-2:'min(720,ih)',thumbnail=n=${Math.max(1, Math.round(o.posterWithinSeconds * rateValue(outputRate(p.fps, s.maxFps))))},format=rgb24[poster]`]
+      ? [
+          `[sp]trim=end=${o.posterWithinSeconds},scale=-2:'min(720,ih)',thumbnail=n=${Math.max(1, Math.round(o.posterWithinSeconds * rateValue(outputRate(p.fps, s.maxFps))))},format=rgb24[poster]`,
+        ]
       : []),
-    `[sb]${storyboardFilter(o.storyboard)},format=rgb24[story]`,
+    ...(o.storyboard ? [`[sb]${storyboardFilter(o.storyboard)},format=rgb24[story]`] : []),
     ...(p.hasAudio ? ['[0:a]aformat=sample_fmts=fltp:sample_rates=48000:channel_layouts=stereo[aud]'] : []),
   ].join(';');
 
@@ -124,7 +130,9 @@ export function planTranscode(o: TranscodeInput): { job: MediaJob; ladder: Rendi
       ...(o.posterWithinSeconds !== undefined
         ? [{ url: `${o.outDir}/${TRANSCODE_OUTPUTS.poster}`, format: 'image2', frames: 1, streams: [{ kind: 'video' as const, label: 'poster', codec: 'png' }] }]
         : []),
-      { url: `${o.outDir}/${TRANSCODE_OUTPUTS.sprite}`, format: 'image2', frames: 1, streams: [{ kind: 'video', label: 'story', codec: 'png' }] },
+      ...(o.storyboard
+        ? [{ url: `${o.outDir}/${TRANSCODE_OUTPUTS.sprite}`, format: 'image2', frames: 1, streams: [{ kind: 'video' as const, label: 'story', codec: 'png' }] }]
+        : []),
     ],
   };
   return { job, ladder };
@@ -154,3 +162,43 @@ export const progressiveRendition = (ladder: Rendition[]): Rendition => [...ladd
 
 /** The poster comes from the first seconds (past a fade-in, before the video moves on): at most 3 s. */
 export const posterWindow = (durationSeconds: number): number => Math.min(3, Math.max(0.5, durationSeconds / 4));
+
+/**
+ * The two passes of a transcode (ADR 019): the lowest rung alone first, at a speed preset no
+ * slower than `firstPreset`, so the video plays within seconds of its upload; then the other
+ * rungs from one more decode. A ladder of one rung has no second pass.
+ */
+export function planPasses(ladder: Rendition[], firstPreset: string): { first: Rendition; rest: Rendition[] } {
+  const [lowest, ...rest] = ladder;
+  if (!lowest) throw new Error('empty ladder');
+  return { first: { ...lowest, preset: fasterPreset(lowest.preset, firstPreset) }, rest };
+}
+
+const X264_PRESETS = ['ultrafast', 'superfast', 'veryfast', 'faster', 'fast', 'medium', 'slow', 'slower', 'veryslow', 'placebo'];
+
+/** The faster of two x264 presets (an unknown name counts as the slowest). */
+function fasterPreset(a: string, b: string): string {
+  const rank = (p: string) => (X264_PRESETS.includes(p) ? X264_PRESETS.indexOf(p) : X264_PRESETS.length);
+  return rank(a) <= rank(b) ? a : b;
+}
+
+/**
+ * One master playlist naming the variants of several (each pass's, ADR 019), in the order given:
+ * header and rendition groups (the shared audio) once, then every `#EXT-X-STREAM-INF` with its URI.
+ */
+export function mergeMasters(masters: string[]): string {
+  const head: string[] = [];
+  const variants: string[] = [];
+  for (const master of masters) {
+    const lines = master.split(/\r?\n/).filter((l) => l.trim() !== '');
+    for (let i = 0; i < lines.length; i += 1) {
+      const line = lines[i]!;
+      if (line.startsWith('#EXT-X-STREAM-INF:')) {
+        const uri = lines[i + 1];
+        if (uri !== undefined && !variants.includes(uri)) variants.push(line, uri);
+        i += 1;
+      } else if (!head.includes(line)) head.push(line);
+    }
+  }
+  return `${[...head, ...variants].join('\n')}\n`;
+}

@@ -7,6 +7,11 @@ export function isUniqueViolation(err: unknown, constraint?: string): boolean {
   return e !== undefined && (constraint === undefined || e.constraint === constraint);
 }
 
+/** True when err (or a cause of it) carries this PostgreSQL error code. */
+export function hasPgCode(err: unknown, code: string): boolean {
+  return findCause(err, (c) => c.code === code) !== undefined;
+}
+
 /** PostgreSQL and socket codes of a database that went away (restart, killed backend, refused connection). */
 const UNAVAILABLE = new Set(['57P01', '57P02', '57P03', '53300', 'ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT']);
 

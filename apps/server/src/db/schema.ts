@@ -2,7 +2,7 @@
  * Typed mirror of the SQL migrations in ./migrations (the migrations are the source of truth;
  * see docs/decisions/001-query-layer.md). Generated columns and partial indexes live only in SQL.
  */
-import { roles } from '@glimpse/contract';
+import { accountStates, reportReasons, reportStates, reportTargetKinds, reviewStates, roles } from '@glimpse/contract';
 import { sql } from 'drizzle-orm';
 import {
   bigint,
@@ -23,6 +23,16 @@ const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' 
 const created = () => ts('created_at').notNull().defaultNow();
 const updated = () => ts('updated_at').notNull().defaultNow();
 
+/** Content state (migration 0720): set while moderators have taken the item down. */
+const takedownColumns = () => ({
+  takenDownAt: ts('taken_down_at'),
+  takenDownBy: uuid('taken_down_by'),
+  takedownReason: text('takedown_reason'),
+  appealText: text('appeal_text'),
+  appealedAt: ts('appealed_at'),
+  appealClosedAt: ts('appeal_closed_at'),
+});
+
 export const users = pgTable('users', {
   id: uuid('id').primaryKey(),
   userName: text('user_name').notNull().unique(),
@@ -34,6 +44,13 @@ export const users = pgTable('users', {
   coverKey: text('cover_key'),
   subscriberCount: integer('subscriber_count').notNull().default(0),
   role: text('role', { enum: roles }).notNull().default('user'),
+  state: text('state', { enum: accountStates }).notNull().default('active'),
+  stateReason: text('state_reason'),
+  suspendedUntil: ts('suspended_until'),
+  /** What the person wrote when registering in approval mode (migration 0710). */
+  registrationReason: text('registration_reason'),
+  /** Bytes of the account's video files (migration 0740): the sum of its videos' *_bytes. */
+  storageBytes: bigint('storage_bytes', { mode: 'number' }).notNull().default(0),
   createdAt: created(),
   updatedAt: updated(),
 });
@@ -78,7 +95,13 @@ export const videos = pgTable('videos', {
   likes: integer('likes').notNull().default(0),
   dislikes: integer('dislikes').notNull().default(0),
   commentsCount: integer('comments_count').notNull().default(0),
-  isPublished: boolean('is_published').notNull().default(false),
+  /** public | unlisted (by its link only) | private (migration 0800, ADR 013). */
+  privacy: text('privacy', { enum: ['public', 'unlisted', 'private'] }).notNull().default('private'),
+  /** A scheduled publication: private until the publish job makes it public at this time. */
+  publishAt: ts('publish_at'),
+  /** Viewers may download the progressive mp4 (the owner always downloads the original). */
+  downloadsEnabled: boolean('downloads_enabled').notNull().default(false),
+  commentsEnabled: boolean('comments_enabled').notNull().default(true),
   status: text('status', { enum: ['processing', 'ready', 'failed'] }).notNull().default('processing'),
   progress: real('progress').notNull().default(0),
   failureReason: text('failure_reason'),
@@ -87,10 +110,19 @@ export const videos = pgTable('videos', {
   hlsKey: text('hls_key'),
   storyboardKey: text('storyboard_key'),
   progressiveKey: text('progressive_key'),
+  /** The HLS rungs the job planned ('240p', ...) and those stored so far (migration 1020, ADR 019). */
+  renditions: text('renditions').array().notNull().default(sql`'{}'`),
+  renditionsReady: text('renditions_ready').array().notNull().default(sql`'{}'`),
   /** In every public media URL; redrawn on each publish and unpublish (ADR 011). */
   mediaToken: text('media_token')
     .notNull()
     .default(sql`replace(gen_random_uuid()::text, '-', '')`),
+  sourceBytes: bigint('source_bytes', { mode: 'number' }).notNull().default(0),
+  mediaBytes: bigint('media_bytes', { mode: 'number' }).notNull().default(0),
+  thumbnailBytes: bigint('thumbnail_bytes', { mode: 'number' }).notNull().default(0),
+  /** False for videos from before migration 0740 until the worker measured their files. */
+  storageMeasured: boolean('storage_measured').notNull().default(true),
+  ...takedownColumns(),
   createdAt: created(),
   updatedAt: updated(),
 });
@@ -105,6 +137,8 @@ export const tweets = pgTable('tweets', {
   likes: integer('likes').notNull().default(0),
   dislikes: integer('dislikes').notNull().default(0),
   commentsCount: integer('comments_count').notNull().default(0),
+  reviewState: text('review_state', { enum: reviewStates }).notNull().default('published'),
+  ...takedownColumns(),
   createdAt: created(),
   updatedAt: updated(),
 });
@@ -121,6 +155,9 @@ export const comments = pgTable('comments', {
   likes: integer('likes').notNull().default(0),
   dislikes: integer('dislikes').notNull().default(0),
   repliesCount: integer('replies_count').notNull().default(0),
+  reviewState: text('review_state', { enum: reviewStates }).notNull().default('published'),
+  pinnedAt: ts('pinned_at'),
+  ...takedownColumns(),
   createdAt: created(),
   updatedAt: updated(),
 });
@@ -260,4 +297,97 @@ export const rateLimits = pgTable('rate_limits', {
 export const storageMoves = pgTable('storage_moves', {
   fromKey: text('from_key').primaryKey(),
   toKey: text('to_key').notNull(),
+});
+
+export const instanceSettings = pgTable('instance_settings', {
+  id: boolean('id').primaryKey().default(true),
+  value: jsonb('value').notNull().default({}),
+  updatedAt: updated(),
+});
+
+// --- creator moderation (migration 0730) ---
+
+export const watchedWords = pgTable('watched_words', {
+  id: uuid('id').primaryKey(),
+  word: text('word').notNull(),
+  createdAt: created(),
+});
+
+export const channelBlocks = pgTable(
+  'channel_blocks',
+  {
+    channelId: uuid('channel_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: created(),
+  },
+  (t) => [primaryKey({ columns: [t.channelId, t.userId] })],
+);
+
+/** Bytes of each finished upload, kept 24 hours: the daily quota (migration 0740). */
+export const uploadBytes = pgTable('upload_bytes', {
+  userId: uuid('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  bytes: bigint('bytes', { mode: 'number' }).notNull(),
+  uploadedAt: ts('uploaded_at').notNull().defaultNow(),
+});
+
+// --- moderation (migration 0720) ---
+
+export const reports = pgTable('reports', {
+  id: uuid('id').primaryKey(),
+  reporterId: uuid('reporter_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  targetKind: text('target_kind', { enum: reportTargetKinds }).notNull(),
+  targetId: uuid('target_id').notNull(),
+  reason: text('reason', { enum: reportReasons }).notNull(),
+  text: text('text').notNull().default(''),
+  state: text('state', { enum: reportStates }).notNull().default('open'),
+  createdAt: created(),
+  resolvedAt: ts('resolved_at'),
+  resolvedBy: uuid('resolved_by'),
+});
+
+export const moderationLog = pgTable('moderation_log', {
+  id: uuid('id').primaryKey(),
+  actorId: uuid('actor_id'),
+  targetKind: text('target_kind').notNull(),
+  /** NULL once the target's account was deleted. */
+  targetId: uuid('target_id'),
+  action: text('action').notNull(),
+  reason: text('reason').notNull().default(''),
+  createdAt: created(),
+});
+
+// --- captions (migration 0810; the generated `search` tsvector lives only in SQL) ---
+export const videoCaptions = pgTable(
+  'video_captions',
+  {
+    videoId: uuid('video_id')
+      .notNull()
+      .references(() => videos.id, { onDelete: 'cascade' }),
+    /** BCP 47 tag as the owner typed it (unique per video, case-insensitively by normalisation). */
+    lang: text('lang').notNull(),
+    label: text('label').notNull(),
+    storageKey: text('storage_key').notNull(),
+    bytes: integer('bytes').notNull(),
+    /** The cues' plain text, for search. */
+    body: text('body').notNull().default(''),
+    updatedAt: updated(),
+  },
+  (t) => [primaryKey({ columns: [t.videoId, t.lang] })],
+);
+
+// --- private feed tokens (migration 0910): one per user, the token's sha256 only ---
+export const feedTokens = pgTable('feed_tokens', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  tokenHash: text('token_hash').notNull().unique(),
+  createdAt: created(),
 });

@@ -16,14 +16,27 @@ export interface JobRow {
 export class JobsRepository {
   constructor(private readonly db: Executor) {}
 
-  /** `ownerId`: the account the job works for (fair turns between owners at claim time). */
-  async enqueue(queue: string, payload: object, opts: { maxAttempts?: number; ownerId?: string } = {}): Promise<string> {
+  /** `ownerId`: the account the job works for (fair turns between owners at claim time); `runAt`: not due before then. */
+  async enqueue(queue: string, payload: object, opts: { maxAttempts?: number; ownerId?: string; runAt?: Date } = {}): Promise<string> {
     const id = newId();
     await this.db.execute(
-      sql`INSERT INTO jobs (id, queue, payload, max_attempts, owner_id)
-          VALUES (${id}, ${queue}, ${JSON.stringify(payload)}::jsonb, ${opts.maxAttempts ?? 3}, ${opts.ownerId ?? null})`,
+      sql`INSERT INTO jobs (id, queue, payload, max_attempts, owner_id, run_at)
+          VALUES (${id}, ${queue}, ${JSON.stringify(payload)}::jsonb, ${opts.maxAttempts ?? 3}, ${opts.ownerId ?? null},
+                  COALESCE(${opts.runAt?.toISOString() ?? null}::timestamptz, now()))`,
     );
     return id;
+  }
+
+  /**
+   * Enqueues a job of a queue that works through whatever is due (one is enough): none when one is
+   * already waiting. Two callers at once may add two; the job's work must allow that.
+   */
+  async enqueueUnlessQueued(queue: string, payload: object, maxAttempts = 3): Promise<void> {
+    await this.db.execute(
+      sql`INSERT INTO jobs (id, queue, payload, max_attempts)
+          SELECT ${newId()}, ${queue}, ${JSON.stringify(payload)}::jsonb, ${maxAttempts}
+          WHERE NOT EXISTS (SELECT 1 FROM jobs WHERE queue = ${queue} AND status = 'queued')`,
+    );
   }
 
   /**
@@ -112,6 +125,16 @@ export class JobsRepository {
   }
 
   /** Cancels the video's jobs: queued ones never run, a running one is aborted at its worker's next heartbeat. */
+  /** Removes a job's row (a job whose payload must not outlive its work). */
+  async forget(id: string): Promise<void> {
+    await this.db.execute(sql`DELETE FROM jobs WHERE id = ${id}`);
+  }
+
+  /** Drops the video's jobs of one queue that have not started (a replaced schedule). */
+  async deleteQueuedForVideo(queue: string, videoId: string): Promise<void> {
+    await this.db.execute(sql`DELETE FROM jobs WHERE queue = ${queue} AND status = 'queued' AND payload ->> 'videoId' = ${videoId}`);
+  }
+
   async deleteForVideo(videoId: string): Promise<void> {
     await this.db.execute(sql`DELETE FROM jobs WHERE payload ->> 'videoId' = ${videoId}`);
   }

@@ -192,19 +192,26 @@ describe('fair turns between owners', () => {
 });
 
 describe('WORKER_CONCURRENCY', () => {
-  it('runs that many jobs at once per worker, and no more', async () => {
+  it('runs that many long jobs at once per worker, and no more; short jobs still run beside them', async () => {
     const t2 = await createTestApp({ WORKER_CONCURRENCY: '2' });
     try {
       const r = blockingRecorder();
       const repo = new JobsRepository(t2.ctx.db);
       const ids = [await repo.enqueue(BLOCKING_QUEUE, {}), await repo.enqueue(BLOCKING_QUEUE, {}), await repo.enqueue(BLOCKING_QUEUE, {})];
-      const worker = createWorker(t2.ctx, memoryLog(), { handlers: { [BLOCKING_QUEUE]: r.handler }, pollMs: 20 });
+      const done: string[] = [];
+      const short: JobHandler<object> = { run: async (_p, job) => void done.push(job.jobId), onFailed: async () => {} };
+      // The blocking queue stands for transcodes: a long queue, which the short lane never takes.
+      const worker = createWorker(t2.ctx, memoryLog(), { handlers: { [BLOCKING_QUEUE]: r.handler, short }, pollMs: 20, longQueues: [BLOCKING_QUEUE] });
       worker.start();
       await waitUntil(() => r.running.size === 2);
       await sleep(300);
       expect(r.running.size).toBe(2);
       const statuses = await Promise.all(ids.map(async (id) => (await repo.findById(id))?.status));
       expect(statuses.sort()).toEqual(['queued', 'running', 'running']);
+      // Both lanes are busy with long jobs: a mail or a notification still goes out.
+      const mail = await repo.enqueue('short', {});
+      await waitUntil(() => done.includes(mail));
+      expect(r.running.size).toBe(2);
       await worker.stop();
     } finally {
       await t2.close();
@@ -260,8 +267,8 @@ describe('cancelling a job', () => {
 
   it("deleting a video aborts its running transcode job at the next heartbeat and drops its queued one", async () => {
     const owner = await createUser(t.ctx);
-    const running = await createVideo(t.ctx, owner, { status: 'processing', isPublished: false });
-    const queued = await createVideo(t.ctx, owner, { status: 'processing', isPublished: false });
+    const running = await createVideo(t.ctx, owner, { status: 'processing', privacy: 'private' });
+    const queued = await createVideo(t.ctx, owner, { status: 'processing', privacy: 'private' });
     const runningJob = await jobs.enqueue(TRANSCODE_QUEUE, { videoId: running.id }, { ownerId: owner.id });
     const queuedJob = await jobs.enqueue(TRANSCODE_QUEUE, { videoId: queued.id }, { ownerId: owner.id });
     // The real worker with a transcode handler that runs until its signal aborts.

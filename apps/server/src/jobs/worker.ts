@@ -47,6 +47,11 @@ export interface WorkerOptions {
   /** First retry delay; doubles with each attempt. */
   backoffMs?: number;
   concurrency?: number;
+  /**
+   * Queues of long jobs (transcodes): one more lane takes every other queue only, so mails,
+   * notifications and publications never wait behind a long transcode.
+   */
+  longQueues?: string[];
   /** How long `stop()` waits for aborted handlers to return before requeueing their jobs itself. */
   stopGraceMs?: number;
   /** Housekeeping run at most every `maintenanceMs` from the loop (upload sweeper, view cleanup). */
@@ -62,6 +67,7 @@ export class Worker {
   readonly id = `${hostname()}:${process.pid}:${newId().slice(-8)}`;
   private readonly jobs: JobsRepository;
   private readonly opts: Required<Omit<WorkerOptions, 'maintenance'>> & Pick<WorkerOptions, 'maintenance'>;
+  private readonly queues: string[];
   private running = false;
   private stopping = false;
   private loop: Promise<void> | undefined;
@@ -84,12 +90,14 @@ export class Worker {
       concurrency: 1,
       stopGraceMs: 5000,
       maintenanceMs: 60_000,
+      longQueues: [],
       ...opts,
     };
+    this.queues = Object.keys(handlers);
   }
 
   /** Runs housekeeping if due, reclaims stale jobs, then runs one job; false when nothing was due. */
-  async runOnce(): Promise<boolean> {
+  async runOnce(queues = this.queues): Promise<boolean> {
     if (this.opts.maintenance && Date.now() - this.lastMaintenance >= this.opts.maintenanceMs) {
       this.lastMaintenance = Date.now();
       await this.opts.maintenance();
@@ -98,7 +106,7 @@ export class Worker {
       this.opts.log.info({ jobId: job.id, queue: job.queue, status: job.status }, 'reclaimed job of a dead worker');
       if (job.status === 'failed') await this.handlerFor(job)?.onFailed(job.payload as never, 'worker stopped responding', this.opts.log);
     }
-    const job = await this.jobs.claim(Object.keys(this.handlers), this.id);
+    const job = await this.jobs.claim(queues, this.id);
     if (!job) return false;
     await this.execute(job);
     return true;
@@ -111,12 +119,14 @@ export class Worker {
     return n;
   }
 
-  /** `concurrency` lanes, each running one job at a time. */
+  /** `concurrency` lanes, each running one job at a time, and one for the short queues when some are long. */
   start(): void {
     if (this.running) return;
     this.running = true;
     this.stopping = false;
-    const lanes = Array.from({ length: this.opts.concurrency }, () => this.lane());
+    const short = this.queues.filter((q) => !this.opts.longQueues.includes(q));
+    const lanes = Array.from({ length: this.opts.concurrency }, () => this.lane(this.queues));
+    if (short.length < this.queues.length && short.length > 0) lanes.push(this.lane(short));
     this.loop = Promise.all(lanes).then(() => undefined);
   }
 
@@ -137,11 +147,11 @@ export class Worker {
     }
   }
 
-  private async lane(): Promise<void> {
+  private async lane(queues: string[]): Promise<void> {
     while (this.running) {
       let worked = false;
       try {
-        worked = await this.runOnce();
+        worked = await this.runOnce(queues);
       } catch (err) {
         this.opts.log.error({ err }, 'worker loop error');
       }

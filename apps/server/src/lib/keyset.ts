@@ -21,14 +21,23 @@ export function pageWindow(q: PageQuery): PageWindow {
 }
 
 /**
- * Rows that come after the cursor row in `(sort DESC, id DESC)` order. The cursor row is read back
- * by id so the comparison uses its exact (microsecond) timestamp, which a JS Date would round.
- * `scope` narrows the lookup when `id` alone is not the table's key.
+ * Rows that come after the cursor row in `(sort DESC, id DESC)` order (`(sort ASC, id ASC)` with
+ * `order: 'asc'`). The cursor row is read back by id so the comparison uses its exact
+ * (microsecond) timestamp, which a JS Date would round. `scope` narrows the lookup when `id` alone
+ * is not the table's key.
  */
-export function afterCursor(table: PgTable, sort: AnyColumn, id: AnyColumn, after: string | null, scope?: SQL): SQL | undefined {
+export function afterCursor(
+  table: PgTable,
+  sort: AnyColumn,
+  id: AnyColumn,
+  after: string | null,
+  scope?: SQL,
+  order: 'asc' | 'desc' = 'desc',
+): SQL | undefined {
   if (!after) return undefined;
   const where = scope ? sql`${id} = ${after} AND ${scope}` : sql`${id} = ${after}`;
-  return sql`(${sort}, ${id}) < (SELECT ${sort}, ${id} FROM ${table} WHERE ${where})`;
+  const op = order === 'asc' ? sql`>` : sql`<`;
+  return sql`(${sort}, ${id}) ${op} (SELECT ${sort}, ${id} FROM ${table} WHERE ${where})`;
 }
 
 /** The list answer `{ [key]: items, page, limit, hasNextPage, nextCursor }`; the cursor is the last item's id. */

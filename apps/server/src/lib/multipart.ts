@@ -1,7 +1,7 @@
 import { createWriteStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { Transform } from 'node:stream';
+import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
 import { newId } from './ids.ts';
@@ -11,10 +11,16 @@ import { refuseControlCharacters } from './validate.ts';
 export interface FileRule {
   /** Limit in MB, as the spec words the message 'File size should not exceed {n}MB'. */
   limitMb: number;
+  /**
+   * Where the file's bytes go instead of a temporary file (an upload chunk straight into storage):
+   * the result names no path then. A sink must consume the stream or reject.
+   */
+  sink?: (body: Readable) => Promise<void>;
 }
 
 export interface ReceivedFile {
   field: string;
+  /** The temporary file ('' when the rule's sink took the bytes). */
   path: string;
   size: number;
   filename: string;
@@ -67,7 +73,7 @@ export async function readMultipart(
         throw badRequest(rule ? `Only one file is accepted in field '${part.fieldname}'` : `Unexpected file field '${part.fieldname}'`);
       }
       const limit = rule.limitMb * MB;
-      const dest = path.join(dir, `${Object.keys(files).length}-${part.fieldname}`);
+      const dest = rule.sink ? '' : path.join(dir, `${Object.keys(files).length}-${part.fieldname}`);
       let size = 0;
       const counter = new Transform({
         transform(chunk: Buffer, _enc, cb) {
@@ -75,7 +81,15 @@ export async function readMultipart(
           cb(size > limit ? tooLarge(rule.limitMb) : null, chunk);
         },
       });
-      await pipeline(part.file, counter, createWriteStream(dest));
+      if (rule.sink) {
+        // A failing sink stops the read too (its error is the answer).
+        const sunk = rule.sink(counter).catch((err: unknown) => {
+          counter.destroy(err as Error);
+          throw err;
+        });
+        await Promise.all([pipeline(part.file, counter), sunk]);
+      }
+      else await pipeline(part.file, counter, createWriteStream(dest));
       if (part.file.truncated) throw tooLarge(rule.limitMb);
       files[part.fieldname] = { field: part.fieldname, path: dest, size, filename: part.filename, mimetype: part.mimetype };
     }

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readOutbox, TEST_ENV } from '../../test/harness.ts';
+import { startSmtp, type TestSmtp } from '../../test/smtp.ts';
 import { loadConfig } from '../config.ts';
 import { createMailer, OutboxMailer } from './mailer.ts';
 import { resetLink, verificationLink, verificationMail } from './templates.ts';
@@ -35,12 +36,72 @@ describe('mailer', () => {
     expect(lines).toEqual([expect.stringContaining(link)]);
   });
 
-  it('uses SMTP when SMTP_URL is set', () => {
-    const mailer = createMailer(loadConfig({ ...TEST_ENV, DATA_DIR: dataDir, SMTP_URL: 'smtp://127.0.0.1:2525' }));
-    expect(mailer).not.toBeInstanceOf(OutboxMailer);
+  it('writes the HTML part and extra headers to the outbox too', async () => {
+    const mailer = createMailer(loadConfig({ ...TEST_ENV, DATA_DIR: dataDir }), () => {});
+    await mailer.send({ ...rich, to: 'outbox-rich@example.com' });
+    const mail = (await readOutbox(dataDir)).find((m) => m.to === 'outbox-rich@example.com')!;
+    expect(mail.text.trimEnd()).toBe(rich.text);
+    expect(mail.html.trimEnd()).toBe(rich.html);
+    expect(mail.headers['list-unsubscribe']).toBe(rich.headers['List-Unsubscribe']);
   });
 
   it('builds links on the public base URL with the token encoded', () => {
     expect(resetLink('https://g.example', 'a+b/c')).toBe('https://g.example/password-reset?token=a%2Bb%2Fc');
+  });
+});
+
+/** A message with every optional part: an HTML alternative and one-click unsubscribe headers. */
+const rich = {
+  to: 'ada@example.com',
+  subject: 'Bob commented on "Ünïcode & <tags>"',
+  text: 'Hello Ada,\n\nBob commented.\n\nhttp://glimpse.test/video/1',
+  html: '<p>Hello Ada,</p><p>Bob commented &amp; more.</p>',
+  link: 'http://glimpse.test/video/1',
+  headers: {
+    'List-Unsubscribe': '<http://glimpse.test/api/v1/notifications/unsubscribe?token=v1.abc>',
+    'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+  },
+};
+
+describe('SMTP (a real server: STARTTLS and a login required)', () => {
+  let smtp: TestSmtp;
+  beforeAll(async () => {
+    smtp = await startSmtp();
+  });
+  afterAll(() => smtp.close());
+
+  it('logs in over STARTTLS and delivers both bodies and the extra headers', async () => {
+    const mailer = createMailer(loadConfig({ ...TEST_ENV, DATA_DIR: dataDir, SMTP_URL: smtp.url }));
+    expect(mailer).not.toBeInstanceOf(OutboxMailer);
+    await mailer.send(rich);
+    const mail = await smtp.next(0);
+    expect({ user: mail.user, secure: mail.secure, rcptTo: mail.rcptTo }).toEqual({ user: smtp.user, secure: true, rcptTo: ['ada@example.com'] });
+    expect(mail.headers.from).toBe('Glimpse <no-reply@glimpse.local>');
+    expect(mail.subject).toBe(rich.subject);
+    expect(mail.text.trimEnd()).toBe(rich.text);
+    expect(mail.html.trimEnd()).toBe(rich.html);
+    expect(mail.headers['list-unsubscribe']).toBe(rich.headers['List-Unsubscribe']);
+    expect(mail.headers['list-unsubscribe-post']).toBe('List-Unsubscribe=One-Click');
+    // Existing callers send text only.
+    await mailer.send(verificationMail({ email: 'bob@example.com', fullName: 'Bob' }, 'http://glimpse.test/x', 24));
+    const plain = await smtp.next(1);
+    expect(plain.text).toContain('http://glimpse.test/x');
+    expect(plain.html).toBe('');
+  });
+
+  it('refuses a wrong password, and sends nothing', async () => {
+    const before = smtp.received.length;
+    const wrong = smtp.url.replace(`:${smtp.password}@`, ':not-the-password@');
+    const mailer = createMailer(loadConfig({ ...TEST_ENV, DATA_DIR: dataDir, SMTP_URL: wrong }));
+    await expect(mailer.send(rich)).rejects.toMatchObject({ code: 'EAUTH' });
+    expect(smtp.received).toHaveLength(before);
+  });
+
+  it('cannot log in in clear text: the server offers AUTH only after STARTTLS', async () => {
+    const before = smtp.received.length;
+    const clear = smtp.url.replace('requireTLS=true', 'ignoreTLS=true');
+    const mailer = createMailer(loadConfig({ ...TEST_ENV, DATA_DIR: dataDir, SMTP_URL: clear }));
+    await expect(mailer.send(rich)).rejects.toMatchObject({ code: 'EAUTH' });
+    expect(smtp.received).toHaveLength(before);
   });
 });

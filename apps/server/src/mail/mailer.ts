@@ -10,13 +10,30 @@ export interface MailMessage {
   text: string;
   /** The one link the mail is about; the outbox driver prints it so local setups need no mail server. */
   link: string;
+  /** An HTML alternative to `text` (user text in it escaped by the caller). */
+  html?: string;
+  /** Extra headers, e.g. List-Unsubscribe. */
+  headers?: Record<string, string>;
 }
+
+/** What nodemailer is given: the same for SMTP and the outbox, so the outbox shows what SMTP would send. */
+const envelope = (from: string, m: MailMessage) => ({
+  from,
+  to: m.to,
+  subject: m.subject,
+  text: m.text,
+  ...(m.html ? { html: m.html } : {}),
+  ...(m.headers ? { headers: m.headers } : {}),
+});
 
 export interface Mailer {
   send(message: MailMessage): Promise<void>;
 }
 
-/** Sends over SMTP (SMTP_URL). */
+/**
+ * Sends over SMTP (SMTP_URL). Transport options ride in the URL's query, e.g.
+ * `?requireTLS=true` (refuse to send without STARTTLS) or `?tls.rejectUnauthorized=false`.
+ */
 class SmtpMailer implements Mailer {
   private readonly transport: Transporter;
 
@@ -28,7 +45,7 @@ class SmtpMailer implements Mailer {
   }
 
   async send(message: MailMessage): Promise<void> {
-    await this.transport.sendMail({ from: this.from, to: message.to, subject: message.subject, text: message.text });
+    await this.transport.sendMail(envelope(this.from, message));
   }
 }
 
@@ -43,7 +60,7 @@ export class OutboxMailer implements Mailer {
   ) {}
 
   async send(message: MailMessage): Promise<void> {
-    const info = await this.transport.sendMail({ from: this.from, to: message.to, subject: message.subject, text: message.text });
+    const info = await this.transport.sendMail(envelope(this.from, message));
     await mkdir(this.dir, { recursive: true });
     // Time first so a directory listing is in sending order; the id keeps names unique.
     const file = path.join(this.dir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${newId()}.eml`);

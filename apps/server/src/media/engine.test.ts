@@ -44,7 +44,8 @@ describe('media engine', () => {
     const cancel = new AbortController();
     let pid = 0;
     const run = bundled.run(endless(), { signal: cancel.signal, onProgress: () => void (pid ||= findRunner()) });
-    await new Promise((r) => setTimeout(r, 1500));
+    // Until the child has reported progress (a busy machine may take more than a moment to start it).
+    for (let i = 0; i < 200 && pid === 0; i++) await new Promise((r) => setTimeout(r, 100));
     const t0 = Date.now();
     cancel.abort();
     await expect(run).rejects.toThrow(MediaStoppedError);

@@ -31,9 +31,9 @@ export class MediaService {
 
   /**
    * Reads an uploaded file. Resolves with what it is, or rejects with ProbeError carrying the
-   * message for the uploader (not a video we accept, too long, unreadable).
+   * message for the uploader (not a video we accept, longer than `maxDurationSeconds`, unreadable).
    */
-  async inspect(file: string): Promise<ProbeResult> {
+  async inspect(file: string, maxDurationSeconds: number): Promise<ProbeResult> {
     let raw;
     try {
       raw = await this.engine.probe(file);
@@ -41,7 +41,7 @@ export class MediaService {
       if (err instanceof MediaToolError) throw new ProbeError(NOT_A_VIDEO);
       throw err;
     }
-    const refusal = refusalOf(raw, { maxDurationSeconds: this.config.maxDurationSeconds });
+    const refusal = refusalOf(raw, { maxDurationSeconds });
     if (refusal) throw new ProbeError(refusal);
     try {
       return parseProbe(JSON.stringify(raw));

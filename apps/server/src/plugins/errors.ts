@@ -27,7 +27,13 @@ export function installErrorHandlers(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
     if (error instanceof ApiError) {
       // The spec client's refresh trigger: a login-only call made with an expired token.
-      const message = error instanceof LoginRequired && request.rejectedToken === 'expired' ? messages.jwtExpired : error.message;
+      const message = !(error instanceof LoginRequired)
+        ? error.message
+        : request.rejectedToken === 'expired'
+          ? messages.jwtExpired
+          : request.rejectedToken === 'suspended'
+            ? messages.accountSuspended
+            : error.message;
       return reply.code(error.statusCode).send(body(error.statusCode, message, { data: error.data, errors: error.errors }));
     }
     if (hasZodFastifySchemaValidationErrors(error)) {

@@ -53,8 +53,20 @@ const open: Record<string, Case> = {
   'GET /api/v1/videos': { url: () => '/videos?page=1&limit=10&sortBy=views' },
   'GET /api/v1/videos/:id': { url: (s) => `/videos/${s.video}?userId=${s.owner.id}` },
   'GET /api/v1/videos/:id/similar': { url: (s) => `/videos/${s.video}/similar` },
+  'GET /api/v1/videos/:id/captions': { url: (s) => `/videos/${s.video}/captions` },
   'POST /api/v1/videos/:id/views': { url: (s) => `/videos/${s.video}/views` },
   'GET /api/v1/videos/video/:file': { url: (s) => `/videos/video/${s.video}.mp4` },
+  'GET /api/v1/instance/about': { url: () => '/instance/about' },
+  'GET /api/v1/feeds/channels/:userName': { url: (s) => `/feeds/channels/${s.owner.userName}` },
+  // The token in the path is the credential, not the header.
+  'GET /api/v1/feeds/subscriptions/:token': { url: () => '/feeds/subscriptions/unknown-token' },
+  'GET /api/v1/oembed': { url: (s) => `/oembed?url=${encodeURIComponent(`http://glimpse.test/video/${s.video}`)}` },
+  'POST /api/v1/analytics/heartbeat': {
+    url: () => '/analytics/heartbeat',
+    body: (s) => ({ videoId: s.video, sessionId: '01900000-0000-7000-8000-000000000001', source: 'home', positions: [1] }),
+  },
+  // The signed token is the authority (mail clients POST without a login); a bad one is refused the same for everyone.
+  'POST /api/v1/notifications/unsubscribe': { url: () => '/notifications/unsubscribe?token=v1.not-a-token' },
 };
 
 /** Calls that need a login, each with input valid enough that only the login is missing. */
@@ -87,11 +99,67 @@ const loginOnly: Record<string, Case> = {
   'PATCH /api/v1/videos/:id': { url: (s) => `/videos/${s.video}`, body: () => ({ title: 'New title' }) },
   'PATCH /api/v1/videos/:id/publish': { url: (s) => `/videos/${s.video}/publish`, body: () => ({ isPublished: false }) },
   'DELETE /api/v1/videos/:id': { url: (s) => `/videos/${s.video}` },
+  'POST /api/v1/videos/:id/captions/:lang': { url: (s) => `/videos/${s.video}/captions/en`, body: () => ({ label: 'English', text: 'WEBVTT' }) },
+  'DELETE /api/v1/videos/:id/captions/:lang': { url: (s) => `/videos/${s.video}/captions/en` },
   'POST /api/v1/videos': { url: () => '/videos?uniqueId=u1&chunkNumber=1&totalChunks=1' },
   'GET /api/v1/videos/uploads/:uniqueId': { url: () => '/videos/uploads/u1' },
   'GET /api/v1/users/watch-history': { url: () => '/users/watch-history' },
   'GET /api/v1/dashboard/channel-stats': { url: () => '/dashboard/channel-stats' },
   'GET /api/v1/dashboard/channel-videos': { url: () => '/dashboard/channel-videos' },
+  // Moderation, creator tools and account routes (issue #12); staff routes check the login before the role.
+  'GET /api/v1/comments/held': { url: () => '/comments/held' },
+  'POST /api/v1/comments/:commentId/approve': { url: (s) => `/comments/${s.comment}/approve` },
+  'POST /api/v1/comments/:commentId/pin': { url: (s) => `/comments/${s.comment}/pin` },
+  'DELETE /api/v1/comments/:commentId/pin': { url: (s) => `/comments/${s.comment}/pin` },
+  'GET /api/v1/channel-blocks': { url: () => '/channel-blocks' },
+  'POST /api/v1/channel-blocks': { url: () => '/channel-blocks', body: (s) => ({ userId: s.owner.id }) },
+  'DELETE /api/v1/channel-blocks/:userId': { url: (s) => `/channel-blocks/${s.owner.id}` },
+  'GET /api/v1/users/me/storage': { url: () => '/users/me/storage' },
+  'GET /api/v1/users/me/export': { url: () => '/users/me/export' },
+  'DELETE /api/v1/users/me': { url: () => '/users/me', body: () => ({ password: TEST_PASSWORD }) },
+  'POST /api/v1/reports': { url: () => '/reports', body: (s) => ({ targetKind: 'video', targetId: s.video, reason: 'spam' }) },
+  'GET /api/v1/reports/mine': { url: () => '/reports/mine' },
+  // Notifications (issue #14).
+  'GET /api/v1/notifications': { url: () => '/notifications' },
+  'GET /api/v1/notifications/unread-count': { url: () => '/notifications/unread-count' },
+  'GET /api/v1/notifications/stream': { url: () => '/notifications/stream' },
+  'PATCH /api/v1/notifications/:id/read': { url: (s) => `/notifications/${s.video}/read` },
+  'POST /api/v1/notifications/read-all': { url: () => '/notifications/read-all' },
+  'GET /api/v1/notifications/settings': { url: () => '/notifications/settings' },
+  'PATCH /api/v1/notifications/settings': { url: () => '/notifications/settings', body: () => ({ comment: 'off' }) },
+  'POST /api/v1/takedowns/:kind/:id/appeal': { url: (s) => `/takedowns/video/${s.video}/appeal`, body: () => ({ text: 'Please look again' }) },
+  'GET /api/v1/admin/settings': { url: () => '/admin/settings' },
+  'PATCH /api/v1/admin/settings': { url: () => '/admin/settings', body: () => ({ description: 'Videos' }) },
+  'GET /api/v1/admin/overview': { url: () => '/admin/overview' },
+  'POST /api/v1/admin/transcodes/:videoId/retry': { url: (s) => `/admin/transcodes/${s.video}/retry` },
+  'GET /api/v1/admin/users': { url: () => '/admin/users' },
+  'PATCH /api/v1/admin/users/:userId/role': { url: (s) => `/admin/users/${s.owner.id}/role`, body: () => ({ role: 'moderator' }) },
+  'DELETE /api/v1/admin/users/:userId': { url: (s) => `/admin/users/${s.owner.id}` },
+  'GET /api/v1/admin/watched-words': { url: () => '/admin/watched-words' },
+  'POST /api/v1/admin/watched-words': { url: () => '/admin/watched-words', body: () => ({ word: 'spoiler' }) },
+  'DELETE /api/v1/admin/watched-words/:id': { url: (s) => `/admin/watched-words/${s.video}` },
+  'GET /api/v1/moderation/held-tweets': { url: () => '/moderation/held-tweets' },
+  'POST /api/v1/moderation/held-tweets/:tweetId/approve': { url: (s) => `/moderation/held-tweets/${s.tweet}/approve` },
+  'DELETE /api/v1/moderation/held-tweets/:tweetId': { url: (s) => `/moderation/held-tweets/${s.tweet}` },
+  'GET /api/v1/moderation/registrations': { url: () => '/moderation/registrations' },
+  'POST /api/v1/moderation/registrations/:userId/approve': { url: (s) => `/moderation/registrations/${s.owner.id}/approve` },
+  'POST /api/v1/moderation/registrations/:userId/reject': { url: (s) => `/moderation/registrations/${s.owner.id}/reject`, body: () => ({ reason: 'No' }) },
+  'GET /api/v1/moderation/reports': { url: () => '/moderation/reports' },
+  'GET /api/v1/moderation/log': { url: () => '/moderation/log' },
+  'POST /api/v1/moderation/targets/:kind/:id/dismiss': { url: (s) => `/moderation/targets/video/${s.video}/dismiss` },
+  'POST /api/v1/moderation/targets/:kind/:id/take-down': { url: (s) => `/moderation/targets/video/${s.video}/take-down`, body: () => ({ reason: 'Spam' }) },
+  'POST /api/v1/moderation/targets/:kind/:id/restore': { url: (s) => `/moderation/targets/video/${s.video}/restore` },
+  'POST /api/v1/moderation/targets/:kind/:id/delete': { url: (s) => `/moderation/targets/video/${s.video}/delete` },
+  'POST /api/v1/moderation/users/:userId/suspend': { url: (s) => `/moderation/users/${s.owner.id}/suspend`, body: () => ({ reason: 'Spam' }) },
+  'POST /api/v1/moderation/users/:userId/unsuspend': { url: (s) => `/moderation/users/${s.owner.id}/unsuspend` },
+  'GET /api/v1/feeds/token': { url: () => '/feeds/token' },
+  'POST /api/v1/feeds/token': { url: () => '/feeds/token' },
+  'DELETE /api/v1/feeds/token': { url: () => '/feeds/token' },
+  // Analytics (issue #15).
+  'GET /api/v1/analytics/channel': { url: () => '/analytics/channel' },
+  'GET /api/v1/analytics/channel.csv': { url: () => '/analytics/channel.csv' },
+  'GET /api/v1/analytics/videos/:id': { url: (s) => `/analytics/videos/${s.video}` },
+  'GET /api/v1/analytics/videos/:id.csv': { url: (s) => `/analytics/videos/${s.video}.csv` },
 };
 
 /** Authorization headers that name nobody: no token, a forged one, `Bearer undefined`, another scheme. */
@@ -118,7 +186,9 @@ async function send(key: string, c: Case, authorization: string | undefined, i: 
   const method = key.split(' ')[0] as 'GET' | 'POST' | 'PATCH' | 'DELETE';
   const headers: Record<string, string> = authorization ? { authorization } : {};
   const res = await t.app.inject({ method, url: `/api/v1${c.url(s)}`, headers, payload: c.body?.(s, i) });
-  return { status: res.statusCode, message: (res.json() as { message: string }).message };
+  // A feed answers XML: its status is the outcome.
+  const json = String(res.headers['content-type']).startsWith('application/json');
+  return { status: res.statusCode, message: json ? (res.json() as { message: string }).message : '' };
 }
 
 /** Status, and the message of a failure (success messages may differ between calls, e.g. a view counted once). */

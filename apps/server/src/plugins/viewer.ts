@@ -1,14 +1,21 @@
 import fp from 'fastify-plugin';
 import type { FastifyRequest } from 'fastify';
-import { loginRequired } from '../lib/errors.ts';
+import { forbidden, loginRequired } from '../lib/errors.ts';
+import { can, type Action } from '../lib/permissions.ts';
+import type { Db } from '../db/client.ts';
 import type { AccessTokens, Viewer } from '../modules/auth/access-token.ts';
+import { isActive } from '../modules/users/account-state.ts';
+import { UsersRepository } from '../modules/users/users.repository.ts';
+
+/** Why a logged-in account without the role is refused a staff call. */
+export const STAFF_ONLY_MESSAGE = 'Only moderators and admins can do this';
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** The logged-in user from the Bearer token, or null for anonymous requests. */
     viewer: Viewer | null;
     /** Why a sent access token named no viewer (null when none was sent or it was good). */
-    rejectedToken: 'expired' | 'invalid' | null;
+    rejectedToken: 'expired' | 'invalid' | 'suspended' | null;
   }
 }
 
@@ -17,8 +24,13 @@ declare module 'fastify' {
  * ones included: a bad or expired token makes the request anonymous, so calls that need no login
  * (login, refresh-token, public GETs) simply work. Calls that need one answer 401, 'jwt expired'
  * for an expired token (plugins/errors.ts), so the client refreshes and retries.
+ *
+ * The account behind a good token is read on every request (one primary-key lookup): its role is
+ * the one stored now, and a suspended or removed account is nobody at its very next request, not
+ * when its access token expires (ARCHITECTURE §8).
  */
-export const viewerPlugin = fp<{ tokens: AccessTokens }>(async (app, { tokens }) => {
+export const viewerPlugin = fp<{ tokens: AccessTokens; db: Db }>(async (app, { tokens, db }) => {
+  const users = new UsersRepository(db);
   app.decorateRequest('viewer', null);
   app.decorateRequest('rejectedToken', null);
   app.addHook('onRequest', async (request) => {
@@ -26,8 +38,14 @@ export const viewerPlugin = fp<{ tokens: AccessTokens }>(async (app, { tokens })
     if (!header) return;
     const token = /^Bearer\s+(.+)$/i.exec(header)?.[1]?.trim();
     const result = token ? await tokens.verify(token) : ({ ok: false, reason: 'invalid' } as const);
-    if (result.ok) request.viewer = result.viewer;
-    else request.rejectedToken = result.reason;
+    if (!result.ok) {
+      request.rejectedToken = result.reason;
+      return;
+    }
+    const account = await users.findAccess(result.subject.id);
+    if (!account) request.rejectedToken = 'invalid';
+    else if (!isActive(account)) request.rejectedToken = 'suspended';
+    else request.viewer = { id: result.subject.id, userName: account.userName, role: account.role };
   });
 });
 
@@ -44,5 +62,19 @@ export function requireViewer(request: FastifyRequest, message = 'Unauthorized r
 export function loginFirst(message: string) {
   return async (request: FastifyRequest) => {
     requireViewer(request, message);
+  };
+}
+
+/** The viewer when their role allows `action`: 401 for visitors, 403 for everyone else. */
+export function requirePermission(request: FastifyRequest, action: Action): Viewer {
+  const viewer = requireViewer(request);
+  if (!can(viewer, action)) throw forbidden(STAFF_ONLY_MESSAGE);
+  return viewer;
+}
+
+/** Route hook for staff routes: checked before the body and params, like loginFirst. */
+export function permissionFirst(action: Action) {
+  return async (request: FastifyRequest) => {
+    requirePermission(request, action);
   };
 }

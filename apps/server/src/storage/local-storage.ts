@@ -1,7 +1,8 @@
-import { createReadStream } from 'node:fs';
-import { copyFile, mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { copyFile, mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import send from '@fastify/send';
 import { assertSafeKey, type ReadRequest, type Storage, type StoredAnswer } from './storage.ts';
 
@@ -34,8 +35,14 @@ export class LocalStorage implements Storage {
     await writeFile(dest, body);
   }
 
+  async putStream(key: string, body: Readable): Promise<void> {
+    const dest = this.pathOf(key);
+    await mkdir(path.dirname(dest), { recursive: true });
+    await pipeline(body, createWriteStream(dest));
+  }
+
   async getStream(key: string): Promise<Readable> {
-    return createReadStream(this.pathOf(key));
+    return createReadStream(this.pathOf(key), { highWaterMark: READ_CHUNK });
   }
 
   async exists(key: string): Promise<boolean> {
@@ -52,6 +59,18 @@ export class LocalStorage implements Storage {
 
   async deletePrefix(prefix: string): Promise<void> {
     await rm(this.pathOf(prefix.replace(/\/$/, '')), { recursive: true, force: true });
+  }
+
+  async bytesUnder(prefix: string): Promise<number> {
+    const at = this.pathOf(prefix.replace(/\/$/, ''));
+    const info = await stat(at).catch(() => null);
+    if (!info) return 0;
+    if (info.isFile()) return info.size;
+    let total = 0;
+    for (const entry of await readdir(at, { recursive: true, withFileTypes: true })) {
+      if (entry.isFile()) total += (await stat(path.join(entry.parentPath, entry.name))).size;
+    }
+    return total;
   }
 
   async move(from: string, to: string): Promise<void> {

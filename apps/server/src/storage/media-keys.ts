@@ -13,8 +13,20 @@ export const videoMediaPrefix = (videoId: string): string => `videos/${videoId}`
  */
 export const originalKey = (videoId: string): string => `originals/${videoId}/source.mp4`;
 
+/**
+ * A caption's WebVTT file: a fresh name per upload, so a public URL's bytes never change (ADR 011's
+ * immutable caching). Under the video's media prefix: served and deleted like its other media.
+ */
+export const captionKey = (videoId: string, lang: string, nonce: string): string => `${videoMediaPrefix(videoId)}/captions/${lang}-${nonce}.vtt`;
+
+/** The subtitle playlist naming a caption file (written when served, never stored). */
+export const captionPlaylistKey = (vttKey: string): string => vttKey.replace(/\.vtt$/, '.m3u8');
+
 /** Every prefix holding a video's files: deleting a video removes them all. */
 export const videoPrefixes = (videoId: string): string[] => [videoMediaPrefix(videoId), `originals/${videoId}`];
+
+/** Every profile image of an account (deleting the account removes the folder). */
+export const userFilesPrefix = (userId: string): string => `users/${userId}/`;
 
 /** Start of a profile image's key (a fresh name follows each upload). */
 export const userImagePrefix = (userId: string, kind: string): string => `users/${userId}/${kind}-`;
@@ -22,3 +34,12 @@ export const tweetImageFolder = (tweetId: string): string => `tweets/${tweetId}`
 
 /** Top-level folders whose files anyone may load at `/media/{key}`. */
 export const PUBLIC_IMAGE_FOLDERS = ['users', 'tweets'] as const;
+
+/**
+ * An unfinished upload's chunks (ADR 018): in the storage, so any API process takes any chunk. A
+ * fresh name per request: a failed or retried request never overwrites a chunk already recorded.
+ */
+export const userUploadsPrefix = (userId: string): string => `uploads/${userId}`;
+export const uploadPrefix = (userId: string, uniqueId: string): string => `${userUploadsPrefix(userId)}/${uniqueId}`;
+export const uploadChunkKey = (userId: string, uniqueId: string, chunkNumber: number, nonce: string): string =>
+  `${uploadPrefix(userId, uniqueId)}/${chunkNumber}-${nonce}.part`;

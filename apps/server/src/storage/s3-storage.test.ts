@@ -69,6 +69,10 @@ describe('S3Storage against an S3-protocol server', () => {
   it('deletes a whole prefix and nothing beside it', async () => {
     for (let i = 0; i < 5; i++) await storage.putBuffer(`videos/v2/hls/v0/seg_${i}.m4s`, Buffer.from([i]));
     await storage.putBuffer('videos/v22/keep.jpg', Buffer.from('x'));
+    // bytesUnder measures a folder or a single key, and nothing beside it either.
+    expect(await storage.bytesUnder('videos/v2')).toBe(5);
+    expect(await storage.bytesUnder('videos/v2/hls/v0/seg_1.m4s')).toBe(1);
+    expect(await storage.bytesUnder('videos/none')).toBe(0);
     await storage.deletePrefix('videos/v2');
     expect(await storage.exists('videos/v2/hls/v0/seg_0.m4s')).toBe(false);
     expect(await storage.exists('videos/v22/keep.jpg')).toBe(true);

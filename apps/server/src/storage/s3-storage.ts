@@ -74,6 +74,13 @@ export class S3Storage implements Storage {
     );
   }
 
+  /** Held in memory first: PutObject needs the length, and a chunk is at most 3 MB. */
+  async putStream(key: string, body: Readable): Promise<void> {
+    const parts: Buffer[] = [];
+    for await (const part of body) parts.push(part as Buffer);
+    await this.putBuffer(key, Buffer.concat(parts), 'application/octet-stream');
+  }
+
   async getStream(key: string): Promise<Readable> {
     assertSafeKey(key);
     const res = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
@@ -148,6 +155,20 @@ export class S3Storage implements Storage {
       }
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token);
+  }
+
+  async bytesUnder(prefix: string): Promise<number> {
+    const key = prefix.replace(/\/$/, '');
+    assertSafeKey(key);
+    let total = 0;
+    let token: string | undefined;
+    do {
+      const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: key, ContinuationToken: token }));
+      // The key itself, or what lies in its folder: `videos/v2` is not `videos/v22/...`.
+      for (const o of page.Contents ?? []) if (o.Key === key || o.Key?.startsWith(`${key}/`)) total += o.Size ?? 0;
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
+    return total;
   }
 
   url(key: string): string {

@@ -22,11 +22,15 @@ export interface Storage {
   readonly kind: 'local' | 's3';
   putFile(key: string, localPath: string, contentType?: string): Promise<void>;
   putBuffer(key: string, body: Buffer, contentType?: string): Promise<void>;
+  /** Writes a stream of at most a few MB (an upload chunk) to a new key; rejects, writing nothing usable, when the stream fails. */
+  putStream(key: string, body: Readable): Promise<void>;
   getStream(key: string): Promise<Readable>;
   exists(key: string): Promise<boolean>;
   delete(key: string): Promise<void>;
   /** Removes every object whose key starts with prefix (a whole video's folder). */
   deletePrefix(prefix: string): Promise<void>;
+  /** Bytes stored under a key: the file it names, or every object of the folder it names (0 when none). */
+  bytesUnder(prefix: string): Promise<number>;
   /** Renames a key (same storage); the old key is gone afterwards. */
   move(from: string, to: string): Promise<void>;
   /** The file as an answer to `request` (byte ranges, HEAD, ETag), or null when the key holds nothing. */

@@ -17,13 +17,24 @@ describe('shell', () => {
     },
   );
 
-  it('lists the side menu entries of the spec in two groups', async () => {
+  it('lists the side menu entries of the spec in two groups, then About', async () => {
     anonymous();
     renderApp('/help');
     const nav = await screen.findByRole('navigation', { name: 'Main menu' });
     const names = within(nav).getAllByRole('link').map((l) => l.textContent);
-    expect(names).toEqual(['Home', 'Subscriptions', 'Your Channel', 'Playlists', 'History', 'Liked videos', 'Help', 'Settings']);
+    expect(names).toEqual(['Home', 'Subscriptions', 'Your Channel', 'Playlists', 'History', 'Liked videos', 'Help', 'Settings', 'About']);
     expect(within(nav).getAllByRole('list')).toHaveLength(2);
+  });
+
+  it("after a route change moves the focus to the new page's main heading (not on the first load)", async () => {
+    anonymous();
+    renderApp('/help');
+    await screen.findByRole('heading', { name: 'Account' });
+    expect(document.activeElement).toBe(document.body);
+    await userEvent.click(within(screen.getByRole('navigation', { name: 'Main menu' })).getByRole('link', { name: 'Home' }));
+    const heading = await screen.findByRole('heading', { level: 1, name: 'Trending videos' });
+    await waitFor(() => expect(document.activeElement).toBe(heading));
+    expect(heading).toHaveAttribute('tabindex', '-1');
   });
 
   it('shows the help page with its four FAQ sections', async () => {

@@ -1,12 +1,16 @@
+import type { QueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { RouterProvider } from 'react-router';
 import { AppProvider } from './provider.tsx';
 import { createAppRouter } from './router.tsx';
 
-export function App() {
-  const [router] = useState(createAppRouter);
+type AppRouter = ReturnType<typeof createAppRouter>;
+
+/** main.tsx passes a router and query client it has already prepared for the first screen (ADR 017). */
+export function App({ router: ready, queryClient }: { router?: AppRouter; queryClient?: QueryClient } = {}) {
+  const [router] = useState(() => ready ?? createAppRouter());
   return (
-    <AppProvider>
+    <AppProvider queryClient={queryClient}>
       <RouterProvider router={router} />
     </AppProvider>
   );

@@ -19,6 +19,7 @@ export const routes: RouteObject[] = [
       { path: paths.register.path, lazy: load(() => import('@/features/auth/routes/register.tsx')) },
       { path: paths.passwordReset.path, lazy: load(() => import('@/features/auth/routes/password-reset.tsx')) },
       { path: paths.emailVerification.path, lazy: load(() => import('@/features/auth/routes/email-verification.tsx')) },
+      { path: paths.unsubscribe.path, lazy: load(() => import('@/features/settings/routes/unsubscribe.tsx')) },
       {
         Component: MainLayout,
         children: [
@@ -27,7 +28,22 @@ export const routes: RouteObject[] = [
           { path: paths.video.path, lazy: load(() => import('./routes/watch.tsx')) },
           { path: paths.tweet.path, lazy: load(() => import('@/app/routes/tweet-page.tsx')) },
           { path: paths.help.path, lazy: load(() => import('./routes/help.tsx')) },
-          { path: paths.admin.path, lazy: load(() => import('@/features/admin/routes/admin.tsx')) },
+          { path: paths.about.path, lazy: load(() => import('@/features/instance/routes/about.tsx')) },
+          {
+            path: paths.admin.path,
+            lazy: load(() => import('@/features/admin/routes/admin.tsx')),
+            children: [
+              { index: true, lazy: load(() => import('@/features/admin/routes/overview.tsx')) },
+              { path: paths.admin.users.path, lazy: load(() => import('@/features/admin/routes/users.tsx')) },
+              { path: paths.admin.settings.path, lazy: load(() => import('@/features/admin/routes/settings.tsx')) },
+              { path: paths.admin.registrations.path, lazy: load(() => import('@/features/admin/routes/registrations.tsx')) },
+              { path: paths.admin.watchedWords.path, lazy: load(() => import('@/features/admin/routes/watched-words.tsx')) },
+              { path: paths.admin.heldTweets.path, lazy: load(() => import('@/features/admin/routes/held-tweets.tsx')) },
+              { path: paths.admin.reports.path, lazy: load(() => import('@/features/moderation/routes/admin-reports.tsx')) },
+              { path: paths.admin.log.path, lazy: load(() => import('@/features/moderation/routes/admin-log.tsx')) },
+              notAvailable,
+            ],
+          },
           {
             path: paths.channel.root.path,
             lazy: load(() => import('@/features/channels/routes/channel-layout.tsx')),
@@ -44,14 +60,21 @@ export const routes: RouteObject[] = [
           { path: paths.likedVideos.path, lazy: load(() => import('@/features/library/routes/liked-videos.tsx')) },
           { path: paths.playlists.path, lazy: load(() => import('@/features/library/routes/my-playlists.tsx')) },
           { path: paths.subscriptions.path, lazy: load(() => import('@/features/library/routes/subscriptions.tsx')) },
+          { path: paths.myReports.path, lazy: load(() => import('@/features/moderation/routes/my-reports.tsx')) },
+          { path: paths.notifications.path, lazy: load(() => import('@/features/notifications/routes/notifications.tsx')) },
           {
             path: paths.user.root.path,
             lazy: load(() => import('@/features/settings/routes/user-layout.tsx')),
             children: [
               { index: true, Component: NotAvailable },
               { path: paths.user.dashboard.path, lazy: load(() => import('@/features/dashboard/routes/dashboard.tsx')) },
+              // Only these two load the chart library (ADR 014).
+              { path: paths.user.analytics.path, lazy: load(() => import('@/features/dashboard/routes/channel-analytics.tsx')) },
+              { path: paths.user.videoAnalytics.path, lazy: load(() => import('@/features/dashboard/routes/video-analytics.tsx')) },
               { path: paths.user.changePassword.path, lazy: load(() => import('@/features/settings/routes/change-password.tsx')) },
               { path: paths.user.personalInformation.path, lazy: load(() => import('@/features/settings/routes/personal-information.tsx')) },
+              { path: paths.user.blockedUsers.path, lazy: load(() => import('@/features/settings/routes/blocked-users.tsx')) },
+              { path: paths.user.notifications.path, lazy: load(() => import('@/features/settings/routes/notifications.tsx')) },
               notAvailable,
             ],
           },

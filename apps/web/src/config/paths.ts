@@ -10,6 +10,8 @@ export const paths = {
   register: { path: '/register', getHref: () => '/register' },
   passwordReset: { path: '/password-reset', getHref: (token?: string) => (token ? `/password-reset?token=${encodeURIComponent(token)}` : '/password-reset') },
   emailVerification: { path: '/email-verification', getHref: (token: string) => `/email-verification?token=${encodeURIComponent(token)}` },
+  /** Linked from notification mails: asks before it turns a kind of mail off. */
+  unsubscribe: { path: '/unsubscribe', getHref: (token: string) => `/unsubscribe?token=${encodeURIComponent(token)}` },
 
   search: {
     path: '/search',
@@ -23,7 +25,18 @@ export const paths = {
   },
   tweet: { path: '/tweet/:tweetId', getHref: (tweetId: string) => `/tweet/${encodeURIComponent(tweetId)}` },
   help: { path: '/help', getHref: () => '/help' },
-  admin: { path: '/admin', getHref: () => '/admin' },
+  about: { path: '/about', getHref: () => '/about' },
+  admin: {
+    path: '/admin',
+    getHref: () => '/admin',
+    settings: { path: 'settings', getHref: () => '/admin/settings' },
+    users: { path: 'users', getHref: () => '/admin/users' },
+    registrations: { path: 'registrations', getHref: () => '/admin/registrations' },
+    watchedWords: { path: 'watched-words', getHref: () => '/admin/watched-words' },
+    heldTweets: { path: 'held-tweets', getHref: () => '/admin/held-tweets' },
+    reports: { path: 'reports', getHref: () => '/admin/reports' },
+    log: { path: 'log', getHref: () => '/admin/log' },
+  },
 
   channel: {
     root: { path: '/channel/:adminName', getHref: (userName: string) => `/channel/${handle(userName)}` },
@@ -37,11 +50,20 @@ export const paths = {
   likedVideos: { path: '/liked-videos', getHref: () => '/liked-videos' },
   playlists: { path: '/playlists', getHref: () => '/playlists' },
   subscriptions: { path: '/subscriptions', getHref: () => '/subscriptions' },
+  myReports: { path: '/my-reports', getHref: () => '/my-reports' },
+  notifications: { path: '/notifications', getHref: (filter?: 'unread') => (filter ? `/notifications?filter=${filter}` : '/notifications') },
 
   user: {
     root: { path: '/user/:adminName', getHref: (userName: string) => `/user/${handle(userName)}` },
     dashboard: { path: 'dashboard', getHref: (userName: string) => `/user/${handle(userName)}/dashboard` },
+    analytics: { path: 'dashboard/analytics', getHref: (userName: string) => `/user/${handle(userName)}/dashboard/analytics` },
+    videoAnalytics: {
+      path: 'dashboard/analytics/:videoId',
+      getHref: (userName: string, videoId: string) => `/user/${handle(userName)}/dashboard/analytics/${encodeURIComponent(videoId)}`,
+    },
     changePassword: { path: 'change-password', getHref: (userName: string) => `/user/${handle(userName)}/change-password` },
+    blockedUsers: { path: 'blocked-users', getHref: (userName: string) => `/user/${handle(userName)}/blocked-users` },
+    notifications: { path: 'notifications', getHref: (userName: string) => `/user/${handle(userName)}/notifications` },
     personalInformation: {
       path: 'personal-information',
       getHref: (userName: string) => `/user/${handle(userName)}/personal-information`,

@@ -1,4 +1,5 @@
 import toast from 'react-hot-toast';
+import { takeFirstAnswer } from './first-data.ts';
 import { session } from './session.ts';
 
 /** Same value as API_PREFIX in @glimpse/contract; not imported so the shell bundle stays free of zod. */
@@ -36,6 +37,8 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** For the auth calls themselves: a 401 there is an answer, not an expired session. */
   skipRefresh?: boolean;
+  /** The request outlives the page (a last report as the page goes away). */
+  keepalive?: boolean;
 }
 
 export function buildUrl(path: string, query?: Record<string, QueryValue>): string {
@@ -61,6 +64,7 @@ async function send(path: string, opts: RequestOptions, token: string | null): P
     headers,
     body,
     signal: opts.signal,
+    keepalive: opts.keepalive,
     credentials: 'include',
   });
 }
@@ -98,7 +102,7 @@ export function refreshAccessToken(options: { silent?: boolean } = {}): Promise<
       session.setAccessToken(body.data.accessToken);
       return body.data.accessToken;
     } catch (err) {
-      session.clear();
+      session.end();
       if (!options.silent) toast.error('Error refreshing token');
       throw err instanceof ApiError ? err : new ApiError(0, 'Error refreshing token');
     } finally {
@@ -125,6 +129,8 @@ function expiryOf(token: string): number | null {
  * anonymous: the session is cleared and a login-only call then gets its 401.
  */
 export async function accessTokenForCall(): Promise<string | null> {
+  // A refresh in flight (at start-up or after an expiry) will hand out the token this call needs.
+  if (refreshing) await refreshing.catch(() => undefined);
   const token = session.getAccessToken();
   const expiry = token ? expiryOf(token) : null;
   if (token && expiry !== null && expiry - EXPIRY_MARGIN_MS <= Date.now()) return refreshAccessToken().catch(() => null);
@@ -133,15 +139,13 @@ export async function accessTokenForCall(): Promise<string | null> {
 
 /** The full answer envelope of a call, with the access token and one refresh-and-retry on 'jwt expired'. */
 export async function apiRequest<T>(path: string, opts: RequestOptions = {}): Promise<Envelope<T>> {
-  // A refresh in flight (at start-up or after an expiry) will hand out the token this call needs.
-  if (refreshing && !opts.skipRefresh) await refreshing.catch(() => undefined);
   const tokenUsed = opts.skipRefresh ? session.getAccessToken() : await accessTokenForCall();
   let res = await send(path, opts, tokenUsed);
   let body = await parse<T>(res);
 
   if (res.status === 401 && !opts.skipRefresh) {
     if (body.message !== JWT_EXPIRED) {
-      session.clear();
+      session.end();
       throw toError(res, body);
     }
     const current = session.getAccessToken();
@@ -149,21 +153,51 @@ export async function apiRequest<T>(path: string, opts: RequestOptions = {}): Pr
     const token = current && current !== tokenUsed ? current : await refreshAccessToken();
     res = await send(path, opts, token);
     body = await parse<T>(res);
-    if (res.status === 401) session.clear();
+    if (res.status === 401) session.end();
   }
   if (!res.ok || body.success === false) throw toError(res, body);
   return body;
 }
 
 export const api = {
-  get: <T>(path: string, query?: Record<string, QueryValue>, signal?: AbortSignal) =>
-    apiRequest<T>(path, { query, signal }),
+  // The first page's embedded answers (ADR 017) stand in for the network once.
+  get: <T>(path: string, query?: Record<string, QueryValue>, signal?: AbortSignal) => {
+    const first = takeFirstAnswer<T>(path, query);
+    return first ? Promise.resolve(first) : apiRequest<T>(path, { query, signal });
+  },
   post: <T>(path: string, body?: unknown, opts: Omit<RequestOptions, 'method' | 'body'> = {}) =>
     apiRequest<T>(path, { ...opts, method: 'POST', body }),
   patch: <T>(path: string, body?: unknown, opts: Omit<RequestOptions, 'method' | 'body'> = {}) =>
     apiRequest<T>(path, { ...opts, method: 'PATCH', body }),
   delete: <T>(path: string, opts: Omit<RequestOptions, 'method'> = {}) => apiRequest<T>(path, { ...opts, method: 'DELETE' }),
 };
+
+/**
+ * A file the API sends as a download (not the JSON envelope): the body and the name the server
+ * gives it in Content-Disposition. A failure is the usual ApiError with the server's message.
+ */
+export async function apiDownload(path: string, fallbackName: string): Promise<{ blob: Blob; filename: string }> {
+  const res = await send(path, {}, await accessTokenForCall());
+  if (!res.ok) {
+    if (res.status === 401) session.end();
+    throw toError(res, await parse(res));
+  }
+  const named = /filename="([^"]+)"/.exec(res.headers.get('Content-Disposition') ?? '')?.[1];
+  return { blob: await res.blob(), filename: named ?? fallbackName };
+}
+
+/** Downloads an API file (apiDownload) and saves it through a temporary link. */
+export async function saveApiDownload(path: string, fallbackName: string): Promise<void> {
+  const { blob, filename } = await apiDownload(path, fallbackName);
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = filename;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  URL.revokeObjectURL(url);
+}
 
 /** The server's message of a failed call, for toasts. */
 export function errorMessage(err: unknown, fallback = 'Something went wrong'): string {

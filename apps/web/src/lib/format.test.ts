@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest';
-import { formatCount, formatDate, formatDuration, formatRelative, formatSize, plural } from './format.ts';
+import { afterEach, describe, expect, it } from 'vitest';
+import { formatCount, formatDate, formatDateTime, formatDuration, formatNumber, formatRelative, formatSize, plural } from './format.ts';
+import { setLocale, t } from './i18n/i18n.ts';
 import { initials, initialsAvatar } from './avatar.ts';
 
 describe('formatCount', () => {
@@ -66,9 +67,56 @@ describe('formatDate', () => {
 
 describe('plural', () => {
   it('says reply/replies', () => {
-    expect(plural(1, 'reply', 'replies')).toBe('1 reply');
-    expect(plural(2, 'reply', 'replies')).toBe('2 replies');
-    expect(plural(1500, 'view')).toBe('1.50K views');
+    expect(plural(1, 'count.replies')).toBe('1 reply');
+    expect(plural(2, 'count.replies')).toBe('2 replies');
+    expect(plural(1500, 'count.views')).toBe('1.50K views');
+  });
+});
+
+describe('per locale (ADR 021)', () => {
+  afterEach(() => setLocale('en'));
+  const nb = (s: string) => s.replace(/[\u00a0\u202f]/g, ' ');
+
+  it('abbreviates counts with the locale separator and units', () => {
+    expect([1234, 12_345, 1_500_000, 2_000_000_000, 999].map((n) => nb(formatCount(n, 'fr')))).toEqual(['1,23 k', '12,3 k', '1,50 M', '2,00 Md', '999']);
+    expect([1234, 1_500_000].map((n) => nb(formatCount(n, 'es')))).toEqual(['1,23 mil', '1,50 M']);
+  });
+
+  it('writes sizes in the locale units (French octets)', () => {
+    expect(nb(formatSize(1536, 'fr'))).toBe('1,50 Ko');
+    expect(nb(formatSize(3 * 1024 * 1024, 'es'))).toBe('3,00 MB');
+  });
+
+  it('says relative times in the locale', () => {
+    const now = Date.parse('2025-06-15T12:00:00Z');
+    expect(formatRelative('2025-06-12T12:00:00Z', now, 'fr')).toBe('il y a 3 jours');
+    expect(formatRelative('2025-06-15T11:00:00Z', now, 'es')).toBe('hace 1 hora');
+    expect(formatRelative('2025-06-15T12:00:00Z', now, 'en')).toBe('just now');
+  });
+
+  it('writes dashboard dates day first in French and Spanish, yyyy-MM-dd in English', () => {
+    const d = new Date(2024, 0, 5, 23, 30);
+    expect(formatDate(d, 'fr')).toBe('05/01/2024');
+    expect(formatDate(d, 'es')).toBe('05/01/2024');
+    expect(formatDate(d, 'en')).toBe('2024-01-05');
+    expect(formatDateTime(d, 'fr')).toBe('05/01/2024 23:30');
+  });
+
+  it('groups whole numbers per locale', () => {
+    expect(formatNumber(1234567, 'en')).toBe('1,234,567');
+    expect(nb(formatNumber(1234567, 'fr'))).toBe('1 234 567');
+  });
+
+  it('follows the current locale, with its plural rules', async () => {
+    await setLocale('fr');
+    expect(nb(plural(1500, 'count.views'))).toBe('1,50 k vues');
+    expect(plural(1, 'count.views')).toBe('1 vue');
+    // French: 0 takes the singular.
+    expect(plural(0, 'count.replies')).toBe('0 réponse');
+    expect(formatRelative(Date.now() - 2 * 3600_000)).toBe('il y a 2 heures');
+    expect(t('time.justNow')).toBe("à l'instant");
+    await setLocale('es');
+    expect(plural(2, 'count.subscribers')).toBe('2 suscriptores');
   });
 });
 

@@ -30,6 +30,8 @@ const listeners = new Set<() => void>();
 // The access token lives only in memory (ARCHITECTURE §5); the refresh token is an httpOnly cookie.
 let accessToken: string | null = null;
 let storedUser: StoredUser | null = readStoredUser();
+// A stored user dropped because the server ended the session (not a logout): spec §6's toasts.
+let ended = false;
 
 function readStoredUser(): StoredUser | null {
   try {
@@ -67,6 +69,7 @@ export const session = {
   },
   getUser: () => storedUser,
   setUser(user: StoredUser | null) {
+    if (user) ended = false;
     storedUser = user;
     if (user) localStorage.setItem(USER_KEY, JSON.stringify(user));
     else localStorage.removeItem(USER_KEY);
@@ -78,8 +81,16 @@ export const session = {
     if (storedUser === null && localStorage.getItem(USER_KEY) === null) return;
     session.setUser(null);
   },
+  /** The server refused the session (401, failed refresh): clear, remembering it ended for a stored user. */
+  end() {
+    if (storedUser) ended = true;
+    session.clear();
+  },
+  /** Whether the stored user was dropped by end() since the last login. */
+  wasEnded: () => ended,
   /** Re-read localStorage (tests, other tabs). */
   reload() {
+    ended = false;
     storedUser = readStoredUser();
     emit();
   },

@@ -1,4 +1,4 @@
-import type { Channel, Video } from '@/types/api.ts';
+import type { Channel, Comment, Video } from '@/types/api.ts';
 
 export const owner = { _id: 'o1', userName: 'ada', fullName: 'Ada Lovelace', avatar: null };
 
@@ -18,15 +18,23 @@ export function makeVideo(i: number, over: Partial<Video> = {}): Video {
     createdAt: new Date(Date.now() - 3600_000).toISOString(),
     updatedAt: new Date().toISOString(),
     isPublished: true,
+    privacy: 'public',
+    publishAt: null,
+    downloadsEnabled: false,
     status: 'ready',
     progress: 1,
     failureReason: null,
+    renditions: [
+      { name: '240p', ready: true },
+      { name: '720p', ready: true },
+    ],
     likes: 3,
     dislikes: 1,
     likeStatus: 0,
     isSubscribed: false,
     subscribers: 10,
     noOfComments: 0,
+    commentsEnabled: true,
     owner,
     ...over,
   };
@@ -47,6 +55,27 @@ export function makeChannel(over: Partial<Channel> = {}): Channel {
     videoCount: 0,
     isSubscribed: false,
     createdAt: new Date().toISOString(),
+    ...over,
+  };
+}
+
+/** A published top-level comment on video v1 (override what the test is about). */
+export function makeComment(id: string, over: Partial<Comment> = {}): Comment {
+  return {
+    _id: id,
+    content: `text ${id}`,
+    owner: { _id: 'u1', userName: 'ada', fullName: 'Ada', avatar: null },
+    state: 'published',
+    pinned: false,
+    replies: 0,
+    likes: 0,
+    dislikes: 0,
+    likeStatus: 0,
+    entityType: 'video',
+    entityId: 'v1',
+    parentId: null,
+    createdAt: '2025-01-01T00:00:00Z',
+    updatedAt: '2025-01-01T00:00:00Z',
     ...over,
   };
 }

@@ -5,7 +5,7 @@ import { AppProvider } from '@/app/provider.tsx';
 import { routes } from '@/app/router.tsx';
 import { createQueryClient } from '@/lib/query-client.ts';
 
-type Answer = { status?: number; data?: unknown; message?: string } | undefined;
+type Answer = { status?: number; data?: unknown; message?: string; headers?: Record<string, string> } | undefined;
 /** May answer later (a promise) to hold a call in flight. */
 export type Handler = (url: URL, init: RequestInit) => Answer | Promise<Answer>;
 
@@ -26,7 +26,7 @@ export function fakeApi(handler: Handler) {
       const ok = status < 400;
       return new Response(JSON.stringify({ statusCode: status, data: answer.data ?? null, message: answer.message ?? '', success: ok, errors: [] }), {
         status,
-        headers: { 'Content-Type': 'application/json' },
+        headers: { 'Content-Type': 'application/json', ...answer.headers },
       });
     }),
   );

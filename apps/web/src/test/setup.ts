@@ -2,6 +2,7 @@ import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach, beforeEach, vi } from 'vitest';
 import toast from 'react-hot-toast';
+import { setLocale } from '@/lib/i18n/i18n.ts';
 import { session } from '@/lib/session.ts';
 
 // Lazy route chunks load slowly on a busy machine.
@@ -25,6 +26,8 @@ afterEach(() => {
   vi.restoreAllMocks();
   vi.unstubAllGlobals();
   localStorage.clear();
+  // English is in the bundle: this switch back is synchronous.
+  void setLocale('en', { remember: false });
   session.setAccessToken(null);
   session.reload();
   // Toasts live in a module-level store; one test's must not show in the next.

@@ -1,11 +1,18 @@
+import type { Role } from '@glimpse/contract';
 import { errors, jwtVerify, SignJWT } from 'jose';
 
-export interface Viewer {
+/** Who an access token names. */
+export interface TokenSubject {
   id: string;
   userName: string;
 }
 
-export type VerifyResult = { ok: true; viewer: Viewer } | { ok: false; reason: 'expired' | 'invalid' };
+/** The caller of a request: the token's subject with the role stored now (never the token's word). */
+export interface Viewer extends TokenSubject {
+  role: Role;
+}
+
+export type VerifyResult = { ok: true; subject: TokenSubject } | { ok: false; reason: 'expired' | 'invalid' };
 
 /** Short-lived HS256 access tokens; the subject is the user id. */
 export class AccessTokens {
@@ -18,7 +25,7 @@ export class AccessTokens {
     this.key = new TextEncoder().encode(secret);
   }
 
-  sign(viewer: Viewer, ttlSeconds = this.ttlSeconds): Promise<string> {
+  sign(viewer: TokenSubject, ttlSeconds = this.ttlSeconds): Promise<string> {
     return new SignJWT({ userName: viewer.userName })
       .setProtectedHeader({ alg: 'HS256' })
       .setSubject(viewer.id)
@@ -31,7 +38,7 @@ export class AccessTokens {
     try {
       const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'] });
       if (typeof payload.sub !== 'string' || typeof payload.userName !== 'string') return { ok: false, reason: 'invalid' };
-      return { ok: true, viewer: { id: payload.sub, userName: payload.userName } };
+      return { ok: true, subject: { id: payload.sub, userName: payload.userName } };
     } catch (err) {
       return { ok: false, reason: err instanceof errors.JWTExpired ? 'expired' : 'invalid' };
     }

@@ -11,6 +11,7 @@ import {
   refreshBody,
   refreshResult,
   registerBody,
+  registrationMessages,
   tokenQuery,
   userResult,
 } from '@glimpse/contract';
@@ -29,7 +30,10 @@ export const authRoutes: FastifyPluginAsyncZod<ModuleOptions> = async (app, { ct
   app.post(
     '/auths/register',
     { schema: { tags, body: registerBody, response: { 201: envelope(userResult) } }, config: rateLimited(ctx.config, 'register') },
-    async (request, reply) => ok(reply, { user: await service.register(request.body) }, messages.registered, 201),
+    async (request, reply) => {
+      const { user, pendingApproval } = await service.register(request.body);
+      return ok(reply, { user }, pendingApproval ? registrationMessages.pendingApproval : messages.registered, 201);
+    },
   );
 
   app.post(

@@ -7,7 +7,9 @@ import { ApiError, conflict, unauthorized } from '../../lib/errors.ts';
 import { randomToken, sha256 } from '../../lib/hash.ts';
 import { newId } from '../../lib/ids.ts';
 import { resetLink, resetMail, verificationLink, verificationMail } from '../../mail/templates.ts';
-import type { MailMessage } from '../../mail/mailer.ts';
+import { deliverOr503 } from '../../mail/deliver.ts';
+import { signupRefusal } from '../registrations/signup-policy.ts';
+import { accountRefusal } from '../users/account-state.ts';
 import { promoteAdminEmail } from '../users/roles.service.ts';
 import { freeUserName, userNameFromFullName } from '../users/user-names.ts';
 import { toAuthUser } from '../users/users.presenter.ts';
@@ -38,8 +40,15 @@ export class AuthService {
   /**
    * Creates an unverified account with a generated user name and mails the verification link, in one
    * transaction: when the mail cannot be sent, no account is left behind and the user can try again.
+   * The instance settings decide who may register (signupRefusal) and whether the account waits
+   * for a moderator (approval mode); the operator's ADMIN_EMAIL is never refused nor kept waiting.
    */
   async register(body: RegisterBody) {
+    const settings = await this.ctx.settings.get();
+    const operator = body.email === this.ctx.config.adminEmail;
+    const refusal = operator ? null : signupRefusal(settings, body.email);
+    if (refusal) throw refusal;
+    const pendingApproval = !operator && settings.registrationMode === 'approval';
     if (await this.users.findByEmail(body.email)) throw conflict(messages.emailTaken);
     const passwordHash = await hashPassword(body.password);
     const base = userNameFromFullName(body.fullName);
@@ -53,11 +62,12 @@ export class AuthService {
             userName: await freeUserName(users, base),
             email: body.email,
             passwordHash,
+            ...(pendingApproval ? { state: 'pending_approval' as const, registrationReason: body.reason || null } : {}),
           });
           await this.sendVerification(created, new EmailTokensRepository(tx));
           return created;
         });
-        return toAuthUser(this.ctx.storage, user);
+        return { user: toAuthUser(this.ctx.storage, user), pendingApproval };
       } catch (err) {
         if (isUniqueViolation(err, 'users_email_key')) throw conflict(messages.emailTaken);
         if (!isUniqueViolation(err, 'users_user_name_key') || attempt >= USERNAME_ATTEMPTS) throw err;
@@ -76,6 +86,8 @@ export class AuthService {
       const sent = await this.resendVerification(user);
       throw new ApiError(403, sent ? messages.emailNotVerified : messages.emailNotVerifiedRecentlySent);
     }
+    const refusal = accountRefusal(user);
+    if (refusal) throw refusal;
     const tokens = await this.sessions.start(user, userAgent);
     return { ...tokens, user: toAuthUser(this.ctx.storage, user) };
   }
@@ -144,17 +156,7 @@ export class AuthService {
 
   private async sendVerification(user: UserRow, emailTokens = this.emailTokens): Promise<void> {
     const token = await this.createEmailToken(emailTokens, user.id, 'verify', VERIFY_HOURS);
-    await this.send(verificationMail(user, verificationLink(this.ctx.config.publicUrl, token), VERIFY_HOURS));
-  }
-
-  private async send(message: MailMessage): Promise<void> {
-    try {
-      await this.ctx.mailer.send(message);
-    } catch (err) {
-      // The client learns only that mail is down; the operator sees why.
-      console.error('Mail delivery failed:', err);
-      throw new ApiError(503, messages.mailFailed);
-    }
+    await deliverOr503(this.ctx.mailer, verificationMail(user, verificationLink(this.ctx.config.publicUrl, token), VERIFY_HOURS));
   }
 
   private async createEmailToken(

@@ -1,4 +1,5 @@
 import { and, eq, isNull, ne, sql } from 'drizzle-orm';
+import type { AccountAccess } from '../users/account-state.ts';
 import type { Executor } from '../../db/client.ts';
 import { sessions, users } from '../../db/schema.ts';
 
@@ -14,14 +15,17 @@ export class SessionsRepository {
   }
 
   /** The session of a token hash with its user's name (for the new access token). */
-  async findByHash(tokenHash: string): Promise<(SessionRow & { userName: string }) | undefined> {
+  async findByHash(tokenHash: string): Promise<(SessionRow & { account: AccountAccess }) | undefined> {
     const [row] = await this.db
-      .select({ session: sessions, userName: users.userName })
+      .select({
+        session: sessions,
+        account: { userName: users.userName, role: users.role, state: users.state, stateReason: users.stateReason, suspendedUntil: users.suspendedUntil },
+      })
       .from(sessions)
       .innerJoin(users, eq(users.id, sessions.userId))
       .where(eq(sessions.tokenHash, tokenHash))
       .limit(1);
-    return row ? { ...row.session, userName: row.userName } : undefined;
+    return row ? { ...row.session, account: row.account } : undefined;
   }
 
   /** Marks a live token as used; false when another request rotated or revoked it first. */

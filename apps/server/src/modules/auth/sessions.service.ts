@@ -3,7 +3,8 @@ import type { AppContext } from '../../context.ts';
 import { unauthorized } from '../../lib/errors.ts';
 import { randomToken, sha256 } from '../../lib/hash.ts';
 import { newId } from '../../lib/ids.ts';
-import type { Viewer } from './access-token.ts';
+import type { TokenSubject } from './access-token.ts';
+import { accountRefusal } from '../users/account-state.ts';
 import { SessionsRepository } from './sessions.repository.ts';
 
 /**
@@ -19,7 +20,7 @@ export class SessionsService {
   }
 
   /** Starts a new session family for a user who just proved who they are. */
-  async start(user: Viewer, userAgent?: string): Promise<RefreshResult> {
+  async start(user: TokenSubject, userAgent?: string): Promise<RefreshResult> {
     return this.issue(this.sessions, user, newId(), userAgent);
   }
 
@@ -27,7 +28,10 @@ export class SessionsService {
   async refresh(refreshToken: string, userAgent?: string): Promise<RefreshResult> {
     const current = await this.sessions.findByHash(sha256(refreshToken));
     if (!current || current.revokedAt || current.expiresAt <= new Date()) throw unauthorized(messages.refreshTokenInvalid);
-    const user = { id: current.userId, userName: current.userName };
+    // Suspension revokes sessions; this also covers one that has not been revoked yet.
+    const refusal = accountRefusal(current.account);
+    if (refusal) throw unauthorized(refusal.message);
+    const user = { id: current.userId, userName: current.account.userName };
     const issued = current.rotatedAt
       ? null
       : await this.ctx.db.transaction(async (tx) => {
@@ -55,7 +59,7 @@ export class SessionsService {
     await this.sessions.revokeUser(userId, keep?.userId === userId ? keep.familyId : undefined);
   }
 
-  private async issue(repo: SessionsRepository, user: Viewer, familyId: string, userAgent?: string): Promise<RefreshResult> {
+  private async issue(repo: SessionsRepository, user: TokenSubject, familyId: string, userAgent?: string): Promise<RefreshResult> {
     const refreshToken = randomToken();
     await repo.insert({
       id: newId(),

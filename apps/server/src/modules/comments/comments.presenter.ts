@@ -1,5 +1,6 @@
 import type { Comment } from '@glimpse/contract';
 import type { Storage } from '../../storage/storage.ts';
+import { toTakedown } from '../moderation/content-state.ts';
 import { toLikeStatus } from '../likes/likes.presenter.ts';
 import { toOwner } from '../users/users.presenter.ts';
 import type { OwnerRow } from '../users/users.repository.ts';
@@ -23,7 +24,10 @@ export function toComment(storage: Storage, row: { comment: CommentRow; owner: O
     entityType: entity.type,
     entityId: entity.id,
     parentId: c.parentId,
+    state: c.reviewState,
+    pinned: c.pinnedAt !== null,
     createdAt: c.createdAt.toISOString(),
     updatedAt: c.updatedAt.toISOString(),
+    takedown: toTakedown(c),
   };
 }

@@ -1,9 +1,11 @@
-import { and, desc, eq, isNull, sql } from 'drizzle-orm';
-import type { CommentEntityType } from '@glimpse/contract';
+import { and, desc, eq, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
+import type { CommentEntityType, ReviewState } from '@glimpse/contract';
 import { queryRows, type Executor } from '../../db/client.ts';
 import { comments, likes, tweets, users, videos } from '../../db/schema.ts';
 import { afterCursor, type PageWindow } from '../../lib/keyset.ts';
 import { viewerLikeOn } from '../likes/likes.repository.ts';
+import { moderationClear } from '../moderation/content-state.ts';
+import { tweetShownTo } from '../tweets/tweets.repository.ts';
 import { ownerColumns } from '../users/users.repository.ts';
 import { videoVisibleTo } from '../videos/video-cards.repository.ts';
 
@@ -12,24 +14,42 @@ export type CommentRow = typeof comments.$inferSelect;
 const entityColumn = { video: comments.videoId, tweet: comments.tweetId } as const;
 const entityTable = { video: videos, tweet: tweets } as const;
 
+/**
+ * Which comments a viewer is shown: published ones, and held ones too for the reviewer (the owner of
+ * the video or tweet), unless moderators took them down or their author is suspended
+ * (moderationClear, ADR 012); their author is shown every one of their own.
+ */
+export function commentShownTo(viewerId: string | null, reviewer: boolean): SQL {
+  const shown = reviewer ? moderationClear(comments) : and(eq(comments.reviewState, 'published'), moderationClear(comments))!;
+  return viewerId ? or(shown, eq(comments.ownerId, viewerId))! : shown;
+}
+
+export interface CommentEntity {
+  id: string;
+  ownerId: string;
+  /** Whether the viewer may see it (videos per the publication rule, tweets per their review state). */
+  visible: boolean;
+  /** Always true for tweets. */
+  commentsEnabled: boolean;
+}
+
 export class CommentsRepository {
   constructor(private readonly db: Executor) {}
 
   /**
    * Finds the video or tweet a comment hangs on, optionally locking its row. Every comment write
    * locks the entity row first, so writes on one thread never deadlock and its counter stays exact.
-   * `visible`: whether the viewer may see it (tweets always; videos per the publication rule).
    */
-  async findEntity(type: CommentEntityType, id: string, viewerId: string | null, lock: boolean) {
+  async findEntity(type: CommentEntityType, id: string, viewerId: string | null, lock: boolean): Promise<CommentEntity | undefined> {
     const query =
       type === 'video'
         ? this.db
-            .select({ id: videos.id, visible: sql<boolean>`${videoVisibleTo(viewerId)}` })
+            .select({ id: videos.id, ownerId: videos.ownerId, visible: sql<boolean>`${videoVisibleTo(viewerId)}`, commentsEnabled: videos.commentsEnabled })
             .from(videos)
             .where(eq(videos.id, id))
             .$dynamic()
         : this.db
-            .select({ id: tweets.id, visible: sql<boolean>`true` })
+            .select({ id: tweets.id, ownerId: tweets.ownerId, visible: sql<boolean>`${tweetShownTo(viewerId, false) ?? sql`true`}`, commentsEnabled: sql<boolean>`true` })
             .from(tweets)
             .where(eq(tweets.id, id))
             .$dynamic();
@@ -37,11 +57,13 @@ export class CommentsRepository {
     return row;
   }
 
-  /** Moves the entity's comments_count (every comment in its threads). */
+  /** Moves the entity's comments_count (every published comment in its threads). */
   async bumpEntityCount(type: CommentEntityType, id: string, delta: number): Promise<void> {
+    if (delta === 0) return;
     await queryRows(this.db, sql`UPDATE ${entityTable[type]} SET comments_count = comments_count + ${delta} WHERE id = ${id}`);
   }
 
+  /** Moves a comment's count of published direct replies. */
   async bumpReplies(parentId: string, delta: number): Promise<void> {
     await this.db
       .update(comments)
@@ -58,8 +80,29 @@ export class CommentsRepository {
     await this.db.insert(comments).values(row);
   }
 
-  async updateContent(id: string, content: string): Promise<void> {
-    await this.db.update(comments).set({ content, updatedAt: new Date() }).where(eq(comments.id, id));
+  /** New content and the review state it earns; a comment that becomes held is no longer pinned. */
+  async updateContent(id: string, content: string, reviewState: ReviewState): Promise<void> {
+    await this.db
+      .update(comments)
+      .set({ content, reviewState, updatedAt: new Date(), ...(reviewState === 'held' ? { pinnedAt: null } : {}) })
+      .where(eq(comments.id, id));
+  }
+
+  async publish(id: string): Promise<void> {
+    await this.db.update(comments).set({ reviewState: 'published' }).where(eq(comments.id, id));
+  }
+
+  /** Pins the comment and unpins the video's previous one (a unique partial index keeps it to one). */
+  async pin(videoId: string, id: string): Promise<void> {
+    await this.db
+      .update(comments)
+      .set({ pinnedAt: null })
+      .where(and(eq(comments.videoId, videoId), isNotNull(comments.pinnedAt)));
+    await this.db.update(comments).set({ pinnedAt: new Date() }).where(eq(comments.id, id));
+  }
+
+  async unpin(id: string): Promise<void> {
+    await this.db.update(comments).set({ pinnedAt: null }).where(eq(comments.id, id));
   }
 
   /** Comments with their owner and the viewer's reaction. */
@@ -77,13 +120,26 @@ export class CommentsRepository {
     return row;
   }
 
-  /** Top-level comments of an entity (parentId null) or the direct replies of one comment, newest first. */
-  list(type: CommentEntityType, entityId: string, parentId: string | null, viewerId: string | null, w: PageWindow) {
+  /** The video's pinned comment, if the viewer is shown it. */
+  async findPinned(videoId: string, viewerId: string | null, reviewer: boolean) {
+    const [row] = await this.selectComments(viewerId)
+      .where(and(eq(comments.videoId, videoId), isNotNull(comments.pinnedAt), commentShownTo(viewerId, reviewer)))
+      .limit(1);
+    return row;
+  }
+
+  /**
+   * Top-level comments of an entity (parentId null) or the direct replies of one comment, newest
+   * first, as the viewer is shown them. The pinned comment is not among them: it heads the first page.
+   */
+  list(type: CommentEntityType, entityId: string, parentId: string | null, viewerId: string | null, reviewer: boolean, w: PageWindow) {
     return this.selectComments(viewerId)
       .where(
         and(
           eq(entityColumn[type], entityId),
           parentId ? eq(comments.parentId, parentId) : isNull(comments.parentId),
+          isNull(comments.pinnedAt),
+          commentShownTo(viewerId, reviewer),
           afterCursor(comments, comments.createdAt, comments.id, w.after),
         ),
       )
@@ -92,17 +148,37 @@ export class CommentsRepository {
       .offset(w.offset);
   }
 
-  /** Deletes a comment and all its descendants in one statement (their likes cascade); answers how many. */
-  async deleteSubtree(id: string): Promise<number> {
-    const rows = await queryRows<{ id: string }>(
+  /** Held comments on the videos and tweets of one owner (their review queue), newest first. */
+  listHeldFor(ownerId: string, w: PageWindow) {
+    return this.selectComments(ownerId)
+      .leftJoin(videos, eq(videos.id, comments.videoId))
+      .leftJoin(tweets, eq(tweets.id, comments.tweetId))
+      .where(
+        and(
+          eq(comments.reviewState, 'held'),
+          or(eq(videos.ownerId, ownerId), eq(tweets.ownerId, ownerId)),
+          afterCursor(comments, comments.createdAt, comments.id, w.after),
+        ),
+      )
+      .orderBy(desc(comments.createdAt), desc(comments.id))
+      .limit(w.limit + 1)
+      .offset(w.offset);
+  }
+
+  /**
+   * Deletes a comment and all its descendants in one statement (their likes cascade); answers how
+   * many went and how many of those were published (the ones the counters hold).
+   */
+  async deleteSubtree(id: string): Promise<{ removed: number; published: number }> {
+    const rows = await queryRows<{ review_state: ReviewState }>(
       this.db,
       sql`WITH RECURSIVE subtree AS (
             SELECT id FROM comments WHERE id = ${id}
             UNION ALL
             SELECT c.id FROM comments c JOIN subtree s ON c.parent_id = s.id
           )
-          DELETE FROM comments WHERE id IN (SELECT id FROM subtree) RETURNING id`,
+          DELETE FROM comments WHERE id IN (SELECT id FROM subtree) RETURNING review_state`,
     );
-    return rows.length;
+    return { removed: rows.length, published: rows.filter((r) => r.review_state === 'published').length };
   }
 }

@@ -4,6 +4,7 @@ import {
   commentIdParams,
   commentMessages,
   commentsQuery,
+  pageQuery,
   createCommentParams,
   entityCommentsParams,
   repliesParams,
@@ -25,9 +26,15 @@ export const commentsRoutes: FastifyPluginAsyncZod<ModuleOptions> = async (app, 
       const viewer = requireViewer(request, commentMessages.loginRequired);
       const { entityType, entityId, parentId } = request.params;
       const comment = await service.create(viewer.id, entityType, entityId, parentId, request.body.content);
-      return ok(reply, comment, 'Comment added successfully', 201);
+      return ok(reply, comment, comment.state === 'held' ? commentMessages.held : commentMessages.added, 201);
     },
   );
+
+  // The review queue: held comments on the caller's videos and tweets (static, so never a comment id).
+  app.get('/comments/held', { schema: { ...schema, querystring: pageQuery }, onRequest: login }, async (request, reply) => {
+    const viewer = requireViewer(request, commentMessages.loginRequired);
+    return ok(reply, await service.held(viewer.id, request.query), commentMessages.heldFetched);
+  });
 
   // The static video/tweet routes answer top-level comments; three segments address a reply list
   // (find-my-way prefers static segments, and routes differ in length, so they never shadow each other).
@@ -57,7 +64,8 @@ export const commentsRoutes: FastifyPluginAsyncZod<ModuleOptions> = async (app, 
     { schema: { ...schema, params: commentIdParams, body: commentBody }, onRequest: login },
     async (request, reply) => {
       const viewer = requireViewer(request, commentMessages.loginRequired);
-      return ok(reply, await service.update(viewer.id, request.params.commentId, request.body.content), commentMessages.updated);
+      const comment = await service.update(viewer.id, request.params.commentId, request.body.content);
+      return ok(reply, comment, comment.state === 'held' ? commentMessages.held : commentMessages.updated);
     },
   );
 
@@ -65,4 +73,24 @@ export const commentsRoutes: FastifyPluginAsyncZod<ModuleOptions> = async (app, 
     const viewer = requireViewer(request, commentMessages.loginRequired);
     return ok(reply, await service.remove(viewer.id, request.params.commentId), commentMessages.deleted);
   });
+
+  // Creator moderation: the owner of the video or tweet approves held comments and pins one.
+  app.post('/comments/:commentId/approve', { schema: { ...schema, params: commentIdParams }, onRequest: login }, async (request, reply) => {
+    const viewer = requireViewer(request, commentMessages.loginRequired);
+    return ok(reply, await service.approve(viewer.id, request.params.commentId), commentMessages.approved);
+  });
+
+  for (const [method, pinned] of [['POST', true], ['DELETE', false]] as const) {
+    app.route({
+      method,
+      url: '/comments/:commentId/pin',
+      schema: { ...schema, params: commentIdParams },
+      onRequest: login,
+      handler: async (request, reply) => {
+        const viewer = requireViewer(request, commentMessages.loginRequired);
+        const comment = await service.pin(viewer.id, request.params.commentId, pinned);
+        return ok(reply, comment, pinned ? commentMessages.pinned : commentMessages.unpinned);
+      },
+    });
+  }
 };

@@ -1,13 +1,23 @@
-import { commentMessages, type Comment, type CommentEntityType, type PageQuery } from '@glimpse/contract';
+import { commentMessages, type Comment, type CommentEntityType, type PageQuery, type ReviewState } from '@glimpse/contract';
+import { recordEvent } from '../notifications/events.ts';
 import type { AppContext } from '../../context.ts';
+import type { Executor } from '../../db/client.ts';
 import { badRequest, forbidden, notFound } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { pageOf, pageWindow } from '../../lib/keyset.ts';
+import { ChannelBlocksRepository } from '../channel-blocks/channel-blocks.repository.ts';
+import { WatchedWordsService } from '../watched-words/watched-words.service.ts';
 import { entityOf, toComment } from './comments.presenter.ts';
-import { CommentsRepository, type CommentRow } from './comments.repository.ts';
+import { CommentsRepository, type CommentEntity, type CommentRow } from './comments.repository.ts';
 
 const entityName = { video: 'Video', tweet: 'Tweet' } as const;
 
+/**
+ * Comments, with the creator's moderation (issue #12 items 5 and 6). The owner of the video or
+ * tweet a comment is on is its reviewer: they see it while held, approve or delete it, pin it
+ * (videos), turn comments off (videos) and block users from commenting on their channel.
+ * Counters (comments_count, replies_count) count published comments only.
+ */
 export class CommentsService {
   private readonly comments: CommentsRepository;
 
@@ -17,22 +27,49 @@ export class CommentsService {
 
   async create(userId: string, type: CommentEntityType, entityId: string, parentId: string | undefined, content: string): Promise<Comment> {
     const id = newId();
+    const watched = await new WatchedWordsService(this.ctx).held(content);
     await this.ctx.db.transaction(async (tx) => {
       const repo = new CommentsRepository(tx);
-      await this.visibleEntity(repo, type, entityId, userId, true);
-      if (parentId) await this.parentIn(repo, type, entityId, parentId);
-      await repo.insert({ id, ownerId: userId, content, parentId: parentId ?? null, videoId: type === 'video' ? entityId : null, tweetId: type === 'tweet' ? entityId : null });
-      await repo.bumpEntityCount(type, entityId, 1);
-      if (parentId) await repo.bumpReplies(parentId, 1);
+      const entity = await this.visibleEntity(repo, type, entityId, userId, true);
+      if (!entity.commentsEnabled) throw forbidden(commentMessages.turnedOff);
+      if (entity.ownerId !== userId && (await new ChannelBlocksRepository(tx).isBlocked(entity.ownerId, userId))) {
+        throw forbidden(commentMessages.blocked);
+      }
+      if (parentId) {
+        const parent = await this.parentIn(repo, type, entityId, parentId, userId, entity);
+        if (parent.reviewState !== 'published') throw badRequest(commentMessages.heldParent);
+      }
+      const reviewState = this.reviewStateOf(watched, userId, entity);
+      await repo.insert({ id, ownerId: userId, content, parentId: parentId ?? null, videoId: type === 'video' ? entityId : null, tweetId: type === 'tweet' ? entityId : null, reviewState });
+      if (reviewState === 'published') {
+        await this.count(repo, type, entityId, parentId ?? null, 1);
+        await recordEvent(tx, { kind: 'commentPublished', actorId: userId, commentId: id });
+      }
     });
     return this.view(id, userId);
   }
 
-  /** Top-level comments (parentId null) or the direct replies of one comment. */
+  /**
+   * Top-level comments (parentId null) or the direct replies of one comment, as the viewer is
+   * shown them; the pinned comment heads the first page of a video's comments. None while the
+   * video's comments are turned off.
+   */
   async list(type: CommentEntityType, entityId: string, parentId: string | null, viewerId: string | null, q: PageQuery) {
-    await this.visibleEntity(this.comments, type, entityId, viewerId, false);
-    if (parentId) await this.parentIn(this.comments, type, entityId, parentId);
-    const rows = await this.comments.list(type, entityId, parentId, viewerId, pageWindow(q));
+    const entity = await this.visibleEntity(this.comments, type, entityId, viewerId, false);
+    const reviewer = entity.ownerId === viewerId;
+    if (parentId) await this.parentIn(this.comments, type, entityId, parentId, viewerId, entity);
+    const present = (rows: Parameters<typeof toComment>[1][]) => rows.map((r) => toComment(this.ctx.storage, r));
+    if (!entity.commentsEnabled) return pageOf('comments', [], q, (c: Comment) => c._id);
+    const rows = await this.comments.list(type, entityId, parentId, viewerId, reviewer, pageWindow(q));
+    const page = pageOf('comments', present(rows), q, (c) => c._id);
+    const first = type === 'video' && !parentId && !q.cursor && q.page === 1;
+    const pinned = first ? await this.comments.findPinned(entityId, viewerId, reviewer) : undefined;
+    return pinned ? { ...page, comments: [...present([pinned]), ...page.comments] } : page;
+  }
+
+  /** The held comments on the caller's videos and tweets: their review queue. */
+  async held(ownerId: string, q: PageQuery) {
+    const rows = await this.comments.listHeldFor(ownerId, pageWindow(q));
     return pageOf(
       'comments',
       rows.map((r) => toComment(this.ctx.storage, r)),
@@ -41,28 +78,90 @@ export class CommentsService {
     );
   }
 
+  /** The author edits; new words are judged again (held with a watched word, published without). */
   async update(userId: string, id: string, content: string): Promise<Comment> {
-    const comment = await this.ownComment(this.comments, userId, id);
-    if (comment.content === content) throw badRequest(commentMessages.unchanged);
-    await this.comments.updateContent(id, content);
+    const watched = await new WatchedWordsService(this.ctx).held(content);
+    await this.ctx.db.transaction(async (tx) => {
+      const repo = new CommentsRepository(tx);
+      const comment = await this.ownComment(repo, userId, id);
+      if (comment.content === content) throw badRequest(commentMessages.unchanged);
+      const { type, id: entityId } = entityOf(comment);
+      const entity = (await repo.findEntity(type, entityId, userId, true))!;
+      const reviewState = this.reviewStateOf(watched, userId, entity);
+      await repo.updateContent(id, content, reviewState);
+      if (reviewState !== comment.reviewState) await this.count(repo, type, entityId, comment.parentId, reviewState === 'published' ? 1 : -1);
+    });
     return this.view(id, userId);
   }
 
-  /** Deletes the comment with its whole subtree; the entity's counter drops by exactly deletedCount. */
-  async remove(userId: string, id: string): Promise<{ _id: string; deletedCount: number }> {
+  /**
+   * Deletes the comment with its whole subtree: its author or the owner of the video or tweet may.
+   * The entity's counter drops by exactly the published comments removed (`deletedCount`).
+   * `within` joins the transaction (a moderator's deletion writes its log there).
+   */
+  async remove(userId: string, id: string, within?: (tx: Executor) => Promise<void>): Promise<{ _id: string; deletedCount: number }> {
     const deletedCount = await this.ctx.db.transaction(async (tx) => {
       const repo = new CommentsRepository(tx);
-      const comment = await this.ownComment(repo, userId, id);
-      const entity = entityOf(comment);
-      await repo.findEntity(entity.type, entity.id, userId, true);
+      const comment = await repo.findById(id);
+      if (!comment) throw notFound(commentMessages.notFound);
+      const { type, id: entityId } = entityOf(comment);
+      const entity = (await repo.findEntity(type, entityId, userId, true))!;
+      if (comment.ownerId !== userId && entity.ownerId !== userId) throw forbidden(commentMessages.notRemovable);
       // An ancestor's deletion may have taken this comment while we waited for the lock.
-      const removed = await repo.deleteSubtree(id);
+      const { removed, published } = await repo.deleteSubtree(id);
       if (removed === 0) throw notFound(commentMessages.notFound);
-      await repo.bumpEntityCount(entity.type, entity.id, -removed);
-      if (comment.parentId) await repo.bumpReplies(comment.parentId, -1);
-      return removed;
+      await repo.bumpEntityCount(type, entityId, -published);
+      if (comment.parentId && comment.reviewState === 'published') await repo.bumpReplies(comment.parentId, -1);
+      await within?.(tx);
+      return published;
     });
     return { _id: id, deletedCount };
+  }
+
+  /** The reviewer (owner of the video or tweet) publishes a held comment. */
+  async approve(userId: string, id: string): Promise<Comment> {
+    await this.ctx.db.transaction(async (tx) => {
+      const repo = new CommentsRepository(tx);
+      const { comment, entity } = await this.asEntityOwner(repo, userId, id, commentMessages.reviewerOnly);
+      if (comment.reviewState !== 'held') throw badRequest(commentMessages.notHeld);
+      await repo.publish(id);
+      await this.count(repo, entityOf(comment).type, entity.id, comment.parentId, 1);
+      await recordEvent(tx, { kind: 'commentPublished', actorId: comment.ownerId, commentId: id });
+    });
+    return this.view(id, userId);
+  }
+
+  /** The video's owner pins a published top-level comment; the one pinned before is unpinned. */
+  async pin(userId: string, id: string, pinned: boolean): Promise<Comment> {
+    await this.ctx.db.transaction(async (tx) => {
+      const repo = new CommentsRepository(tx);
+      const { comment, entity } = await this.asEntityOwner(repo, userId, id, commentMessages.pinOwnerOnly);
+      if (!pinned) return repo.unpin(id);
+      if (!comment.videoId || comment.parentId || comment.reviewState !== 'published') throw badRequest(commentMessages.pinTopLevel);
+      await repo.pin(entity.id, id);
+    });
+    return this.view(id, userId);
+  }
+
+  /** The comment and its entity (locked) when the caller owns the entity; 403 with `refusal` otherwise. */
+  private async asEntityOwner(repo: CommentsRepository, userId: string, id: string, refusal: string) {
+    const comment = await repo.findById(id);
+    if (!comment) throw notFound(commentMessages.notFound);
+    const { type, id: entityId } = entityOf(comment);
+    const entity = (await repo.findEntity(type, entityId, userId, true))!;
+    if (entity.ownerId !== userId) throw forbidden(refusal);
+    return { comment, entity };
+  }
+
+  /** Held with a watched word, unless its author is the reviewer (who would approve it anyway). */
+  private reviewStateOf(watched: boolean, userId: string, entity: CommentEntity): ReviewState {
+    return watched && entity.ownerId !== userId ? 'held' : 'published';
+  }
+
+  /** Moves the counters a published comment is in: the entity's total and its parent's replies. */
+  private async count(repo: CommentsRepository, type: CommentEntityType, entityId: string, parentId: string | null, delta: 1 | -1) {
+    await repo.bumpEntityCount(type, entityId, delta);
+    if (parentId) await repo.bumpReplies(parentId, delta);
   }
 
   private async view(id: string, viewerId: string): Promise<Comment> {
@@ -71,23 +170,26 @@ export class CommentsService {
     return toComment(this.ctx.storage, row);
   }
 
-  private async visibleEntity(repo: CommentsRepository, type: CommentEntityType, id: string, viewerId: string | null, lock: boolean) {
+  private async visibleEntity(repo: CommentsRepository, type: CommentEntityType, id: string, viewerId: string | null, lock: boolean): Promise<CommentEntity> {
     const entity = await repo.findEntity(type, id, viewerId, lock);
     if (!entity?.visible) throw notFound(`${entityName[type]} not found`);
+    return entity;
   }
 
-  /** The parent comment must exist and hang on the same video or tweet. */
-  private async parentIn(repo: CommentsRepository, type: CommentEntityType, entityId: string, parentId: string): Promise<void> {
+  /** The parent comment must exist, be shown to the viewer and hang on the same video or tweet. */
+  private async parentIn(repo: CommentsRepository, type: CommentEntityType, entityId: string, parentId: string, viewerId: string | null, entity: CommentEntity): Promise<CommentRow> {
     const parent = await repo.findById(parentId);
-    if (!parent) throw notFound('Parent comment not found');
-    const entity = entityOf(parent);
-    if (entity.type !== type || entity.id !== entityId) throw badRequest(commentMessages.parentElsewhere);
+    const shown = parent && (parent.reviewState === 'published' || parent.ownerId === viewerId || entity.ownerId === viewerId);
+    if (!shown) throw notFound('Parent comment not found');
+    const at = entityOf(parent);
+    if (at.type !== type || at.id !== entityId) throw badRequest(commentMessages.parentElsewhere);
+    return parent;
   }
 
   private async ownComment(repo: CommentsRepository, userId: string, id: string): Promise<CommentRow> {
     const comment = await repo.findById(id);
     if (!comment) throw notFound(commentMessages.notFound);
-    if (comment.ownerId !== userId) throw forbidden('You can only change your own comments');
+    if (comment.ownerId !== userId) throw forbidden(commentMessages.notOwner);
     return comment;
   }
 }

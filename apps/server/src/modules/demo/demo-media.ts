@@ -1,5 +1,6 @@
+import { readFile, writeFile } from 'node:fs/promises';
 import sharp from 'sharp';
-import { clipJob } from '@glimpse/media';
+import { clipJob, pictureJob } from '@glimpse/media';
 import type { MediaEngine } from '../../media/engine.ts';
 
 const initials = (name: string) =>
@@ -27,18 +28,63 @@ export function gradientCover(hue: number): Promise<Buffer> {
   return sharp(Buffer.from(svg)).png().toBuffer();
 }
 
-/** A small mp4 of the moving test pattern, tinted by hue, with a tone: distinct per video. */
-export async function testPatternClip(media: MediaEngine, file: string, o: { seconds: number; hue: number; tone: number }): Promise<void> {
-  await media.run(
+/** Breaks a title into lines of about `width` characters (drawtext does not wrap). */
+export function wrapTitle(title: string, width = 22): string {
+  const lines: string[] = [];
+  for (const word of title.split(/\s+/)) {
+    const last = lines.at(-1);
+    if (last !== undefined && `${last} ${word}`.length <= width) lines[lines.length - 1] = `${last} ${word}`;
+    else lines.push(word);
+  }
+  return lines.join('\n');
+}
+
+export interface DemoClip {
+  seconds: number;
+  /** A lavfi picture source with its options: mandelbrot, life, cellauto, gradients, smptehdbars, testsrc2, ... */
+  source: string;
+  /** Extra filters on the picture (a hue turn, a slow zoom). */
+  filter?: string;
+  tone: number;
+  title: string;
+}
+
+/**
+ * A 640x360 mp4 of a generated picture with its title drawn in (drawtext reads it from a file, so
+ * quotes, colons and percent signs in titles need no escaping). Returns false when the engine
+ * could not draw text (no drawtext filter or no font): the clip is then made without the title.
+ */
+export async function titledClip(media: MediaEngine, file: string, clip: DemoClip): Promise<boolean> {
+  const textFile = `${file}.title.txt`;
+  await writeFile(textFile, wrapTitle(clip.title));
+  const title = [
+    `drawtext=textfile='${textFile.replace(/'/g, '')}':expansion=none:fontcolor=white:fontsize=h/12:line_spacing=8`,
+    'x=w/16:y=h-text_h-h/10:box=1:boxcolor=black@0.55:boxborderw=14',
+  ].join(':');
+  const job = (videoFilter: string | undefined) =>
     clipJob({
       out: file,
-      seconds: o.seconds,
-      width: 320,
-      height: 180,
-      videoFilter: `hue=h=${o.hue}:s=1.6`,
+      seconds: clip.seconds,
+      width: 640,
+      height: 360,
+      pattern: clip.source,
+      ...(videoFilter ? { videoFilter } : {}),
       container: 'mp4',
-      video: { codec: 'libx264', bitrate: 250_000, options: { preset: 'ultrafast' } },
-      audio: { codec: 'aac', bitrate: 48_000, frequency: o.tone },
-    }),
-  );
+      video: { codec: 'libx264', bitrate: 600_000, options: { preset: 'ultrafast' } },
+      audio: { codec: 'aac', bitrate: 48_000, frequency: clip.tone },
+    });
+  const filters = (...parts: (string | undefined)[]) => parts.filter(Boolean).join(',') || undefined;
+  try {
+    await media.run(job(filters(clip.filter, title)));
+    return true;
+  } catch {
+    await media.run(job(filters(clip.filter)));
+    return false;
+  }
+}
+
+/** A png still of a generated picture (a tweet's image). */
+export async function generatedPicture(media: MediaEngine, file: string, source: string): Promise<Buffer> {
+  await media.run(pictureJob(file, 960, 540, source));
+  return readFile(file);
 }

@@ -4,7 +4,9 @@ import { queryRows, type Executor } from '../../db/client.ts';
 import { comments, likes, tweets, users, videos } from '../../db/schema.ts';
 import { afterCursor, type PageWindow } from '../../lib/keyset.ts';
 import { newId } from '../../lib/ids.ts';
-import { videoCardColumns, videoVisibleTo } from '../videos/video-cards.repository.ts';
+import { videoCardColumns, videoListedTo, videoVisibleTo } from '../videos/video-cards.repository.ts';
+import { commentShownTo } from '../comments/comments.repository.ts';
+import { tweetShownTo } from '../tweets/tweets.repository.ts';
 
 const likeColumn = { video: likes.videoId, tweet: likes.tweetId, comment: likes.commentId } as const;
 const targetTable = { video: videos, tweet: tweets, comment: comments } as const;
@@ -23,7 +25,8 @@ export class LikesRepository {
   /**
    * Locks the liked row for the rest of the transaction, so concurrent toggles on one entity run
    * one after another and its counters always equal its rows. False when the entity does not
-   * exist or the viewer may not see it (a comment is hidden with its video).
+   * exist or the viewer may not see it (a comment is hidden with its video; held content is shown
+   * to its author only here).
    */
   async lockTarget(type: LikeEntityType, id: string, viewerId: string): Promise<boolean> {
     let rows: unknown[];
@@ -34,13 +37,17 @@ export class LikesRepository {
         .where(and(eq(videos.id, id), videoVisibleTo(viewerId)))
         .for('no key update');
     } else if (type === 'tweet') {
-      rows = await this.db.select({ id: tweets.id }).from(tweets).where(eq(tweets.id, id)).for('no key update');
+      rows = await this.db
+        .select({ id: tweets.id })
+        .from(tweets)
+        .where(and(eq(tweets.id, id), tweetShownTo(viewerId, false)))
+        .for('no key update');
     } else {
       rows = await this.db
         .select({ id: comments.id })
         .from(comments)
         .leftJoin(videos, eq(videos.id, comments.videoId))
-        .where(and(eq(comments.id, id), or(isNull(comments.videoId), videoVisibleTo(viewerId))))
+        .where(and(eq(comments.id, id), commentShownTo(viewerId, false), or(isNull(comments.videoId), videoVisibleTo(viewerId))))
         .for('no key update', { of: comments });
     }
     return rows.length > 0;
@@ -91,7 +98,7 @@ export class LikesRepository {
         and(
           eq(likes.userId, userId),
           eq(likes.value, 1),
-          videoVisibleTo(userId),
+          videoListedTo(userId),
           afterCursor(likes, likes.createdAt, likes.id, w.after),
         ),
       )

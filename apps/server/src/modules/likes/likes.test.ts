@@ -28,7 +28,7 @@ describe('POST /likes/{entityType}/{entityId}/like|dislike', () => {
   });
 
   it('rejects unknown types, malformed and missing ids, and hidden videos; nothing changes', async () => {
-    const hidden = await createVideo(t.ctx, alice, { isPublished: false });
+    const hidden = await createVideo(t.ctx, alice, { privacy: 'private' });
     const processing = await createVideo(t.ctx, alice, { status: 'processing' });
     const onHidden = (await call(t, 'POST', `/comments/video/${hidden.id}`, { as: alice, body: { content: 'mine' } })).body.data._id;
     const before = await likeRows();
@@ -107,13 +107,13 @@ describe('GET /likes/video', () => {
     const second = await createVideo(t.ctx, alice, { title: 'Second' });
     const disliked = await createVideo(t.ctx, alice);
     const laterHidden = await createVideo(t.ctx, alice);
-    const own = await createVideo(t.ctx, carol, { isPublished: false, title: 'Own draft' });
+    const own = await createVideo(t.ctx, carol, { privacy: 'private', title: 'Own draft' });
     await react(carol, 'video', first.id, 'like');
     await react(carol, 'video', laterHidden.id, 'like');
     await react(carol, 'video', second.id, 'like');
     await react(carol, 'video', disliked.id, 'dislike');
     await react(carol, 'video', own.id, 'like');
-    await rows(t, sql`UPDATE videos SET is_published = false WHERE id = ${laterHidden.id}`);
+    await rows(t, sql`UPDATE videos SET privacy = 'private' WHERE id = ${laterHidden.id}`);
 
     const res = await call(t, 'GET', '/likes/video?limit=2', { as: carol });
     expect(res.status).toBe(200);

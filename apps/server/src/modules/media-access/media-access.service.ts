@@ -6,6 +6,8 @@ import { VideoCardsRepository } from '../videos/video-cards.repository.ts';
 import { mediaSigner, parseCredential, type MediaSigner } from './media-links.ts';
 
 export const PUBLIC_CACHE = 'public, max-age=31536000, immutable';
+/** Public playlists that change when captions do (master, subtitles): cacheable, revalidated each time (ETag). */
+export const PLAYLIST_PUBLIC_CACHE = 'public, no-cache';
 /** Media of a video that is not public: never stored by a browser or a shared cache. */
 export const PRIVATE_CACHE = 'private, no-store';
 

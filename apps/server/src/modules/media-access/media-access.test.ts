@@ -15,7 +15,10 @@ import { injectGetter, keyOf, loadLikePlayer, ORIGINAL_BYTES, storeReadyVideo, t
 import { startS3, type TestS3 } from '../../../test/s3.ts';
 import type { UserRow } from '../users/users.repository.ts';
 import { MediaSigner } from './media-links.ts';
-import { PRIVATE_CACHE, PUBLIC_CACHE } from './media-access.service.ts';
+import { PLAYLIST_PUBLIC_CACHE, PRIVATE_CACHE, PUBLIC_CACHE } from './media-access.service.ts';
+
+/** The master playlist changes with the captions (written per request): revalidated, every other public file immutable. */
+const publicCacheOf = (url: string) => (url.endsWith('/hls/master.m3u8') ? PLAYLIST_PUBLIC_CACHE : PUBLIC_CACHE);
 
 const drivers = ['local disk', 'S3'] as const;
 
@@ -57,7 +60,7 @@ describe.each(drivers)('media access on %s', (driver) => {
 
   /** Every URL shape someone without the owner's links could try for each stored file of `v`. */
   async function attackUrls(v: StoredVideo): Promise<string[]> {
-    const theirs = await storeReadyVideo(ctx, other, { isPublished: false });
+    const theirs = await storeReadyVideo(ctx, other, { privacy: 'private' });
     const theirSigned = (await videoAs(theirs.id, other)).videoFile.url.split('/')[4];
     const publicOne = await storeReadyVideo(ctx, other);
     const forged = `exp-${Math.floor(Date.now() / 1000) + 3600}-${'A'.repeat(43)}`;
@@ -73,7 +76,7 @@ describe.each(drivers)('media access on %s', (driver) => {
   }
 
   it.each([
-    ['unpublished', { isPublished: false }],
+    ['unpublished', { privacy: 'private' as const }],
     ['published but still processing', { status: 'processing' as const }],
     ['published but failed', { status: 'failed' as const }],
   ])('refuses every file of an %s video to visitors and other users, whatever URL they try', async (_name, over) => {
@@ -93,7 +96,7 @@ describe.each(drivers)('media access on %s', (driver) => {
   });
 
   it("gives the owner every file of their hidden video through the API's signed links, never to be stored", async () => {
-    const v = await storeReadyVideo(ctx, owner, { isPublished: false });
+    const v = await storeReadyVideo(ctx, owner, { privacy: 'private' });
     const video = await videoAs(v.id, owner);
     expect(video.videoFile.url).toMatch(new RegExp(`^/media/videos/${v.id}/exp-\\d+-[\\w-]{43}/hls/master\\.m3u8$`));
     const fetched = await loadLikePlayer(get, video);
@@ -117,7 +120,7 @@ describe.each(drivers)('media access on %s', (driver) => {
     expect(fetched.map((f) => [f.url, f.status]).filter(([, s]) => s !== 200)).toEqual([]);
     expect(fetched.map((f) => keyOf(f.url)).sort()).toEqual([...v.playable].sort());
     for (const f of fetched) {
-      expect(f.headers['cache-control'], f.url).toBe(PUBLIC_CACHE);
+      expect(f.headers['cache-control'], f.url).toBe(publicCacheOf(f.url));
       expect(f.body.includes(ORIGINAL_BYTES)).toBe(false);
     }
     const pub = `/media/videos/${v.id}/pub-${v.mediaToken}`;
@@ -149,7 +152,7 @@ describe.each(drivers)('media access on %s', (driver) => {
 
     expect((await api('PATCH', `/videos/${v.id}/publish`, owner, { isPublished: true })).statusCode).toBe(200);
     const again = await loadLikePlayer(get, await videoAs(v.id));
-    expect(again.every((f) => f.status === 200 && f.headers['cache-control'] === PUBLIC_CACHE)).toBe(true);
+    expect(again.every((f) => f.status === 200 && f.headers['cache-control'] === publicCacheOf(f.url))).toBe(true);
     expect(again.map((f) => f.url).filter((u) => before.some((b) => b.url === u))).toEqual([]);
     for (const f of before) expect((await get(f.url)).status, f.url).toBe(404);
     // Publishing what is already public keeps its URLs.
@@ -158,7 +161,7 @@ describe.each(drivers)('media access on %s', (driver) => {
   });
 
   it('answers any path below /media/ without a 5xx, and never with an original', async () => {
-    const hidden = await storeReadyVideo(ctx, owner, { isPublished: false });
+    const hidden = await storeReadyVideo(ctx, owner, { privacy: 'private' });
     const pub = await storeReadyVideo(ctx, owner);
     const signer = new MediaSigner(ctx.config.jwtSecret, ctx.config.mediaUrlTtlSeconds);
     const segment = fc.oneof(
@@ -187,8 +190,8 @@ describe.each(drivers)('media access on %s', (driver) => {
   });
 
   it('refuses signed links that expired, were altered or were signed for another video', async () => {
-    const v = await storeReadyVideo(ctx, owner, { isPublished: false });
-    const mine = await storeReadyVideo(ctx, other, { isPublished: false });
+    const v = await storeReadyVideo(ctx, owner, { privacy: 'private' });
+    const mine = await storeReadyVideo(ctx, other, { privacy: 'private' });
     const signer = new MediaSigner(ctx.config.jwtSecret, ctx.config.mediaUrlTtlSeconds);
     const at = (credential: string, id = v.id) => `/media/videos/${id}/${credential}/hls/master.m3u8`;
     expect((await get(at(signer.sign(v.id)))).status).toBe(200);
@@ -205,7 +208,7 @@ describe.each(drivers)('media access on %s', (driver) => {
 
   describe('GET /api/v1/videos/{id}/original', () => {
     it('answers 401 without a login, 400 for a malformed id, 404 for an unknown video and 403 for anyone but the owner', async () => {
-      const v = await storeReadyVideo(ctx, owner, { isPublished: false });
+      const v = await storeReadyVideo(ctx, owner, { privacy: 'private' });
       const anon = await api('GET', `/videos/${v.id}/original`);
       expect([anon.statusCode, anon.json().message]).toEqual([401, 'Please login to manage your videos']);
       expect((await api('GET', '/videos/not-an-id/original', owner)).statusCode).toBe(400);
@@ -216,7 +219,7 @@ describe.each(drivers)('media access on %s', (driver) => {
     });
 
     it('downloads the original to its owner as an attachment, never cached, ranges included', async () => {
-      const v = await storeReadyVideo(ctx, owner, { isPublished: false, title: 'Été à Paris "final"' });
+      const v = await storeReadyVideo(ctx, owner, { privacy: 'private', title: 'Été à Paris "final"' });
       const res = await api('GET', `/videos/${v.id}/original`, owner);
       expect(res.statusCode).toBe(200);
       expect(res.rawPayload.equals(ORIGINAL_BYTES)).toBe(true);

@@ -3,7 +3,7 @@ import { queryRows, type Executor } from '../../db/client.ts';
 import { playlists, playlistVideos, users, videos } from '../../db/schema.ts';
 import { afterCursor, type PageWindow } from '../../lib/keyset.ts';
 import { ownerColumns } from '../users/users.repository.ts';
-import { publicMediaToken, videoCardColumns, videoVisibleTo } from '../videos/video-cards.repository.ts';
+import { publicMediaToken, videoCardColumns, videoListedTo } from '../videos/video-cards.repository.ts';
 
 export type PlaylistRow = typeof playlists.$inferSelect;
 
@@ -16,7 +16,7 @@ export class PlaylistsRepository {
    */
   private selectSummaries(viewerId: string | null, videoId: string | null) {
     const visibleEntries = sql`FROM ${playlistVideos} JOIN ${videos} ON ${videos.id} = ${playlistVideos.videoId}
-      WHERE ${playlistVideos.playlistId} = ${playlists.id} AND ${videoVisibleTo(viewerId)}`;
+      WHERE ${playlistVideos.playlistId} = ${playlists.id} AND ${videoListedTo(viewerId)}`;
     const first = sql`${visibleEntries} ORDER BY ${playlistVideos.position} LIMIT 1`;
     return this.db
       .select({
@@ -55,7 +55,7 @@ export class PlaylistsRepository {
       .from(playlistVideos)
       .innerJoin(videos, eq(videos.id, playlistVideos.videoId))
       .innerJoin(users, eq(users.id, videos.ownerId))
-      .where(and(eq(playlistVideos.playlistId, playlistId), videoVisibleTo(viewerId)))
+      .where(and(eq(playlistVideos.playlistId, playlistId), videoListedTo(viewerId)))
       .orderBy(asc(playlistVideos.position));
   }
 

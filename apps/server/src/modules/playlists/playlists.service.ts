@@ -102,6 +102,6 @@ export class PlaylistsService {
   }
 
   private async visibleVideo(tx: Tx, videoId: string, viewerId: string): Promise<void> {
-    if (!(await new VideoCardsRepository(tx).isVisible(videoId, viewerId))) throw notFound('Video not found');
+    if (!(await new VideoCardsRepository(tx).isListed(videoId, viewerId))) throw notFound('Video not found');
   }
 }

@@ -31,7 +31,7 @@ describe('POST /playlists', () => {
   });
 
   it('rejects a blank or over-long name and unknown or hidden videos; creates nothing', async () => {
-    const hidden = await createVideo(t.ctx, alice, { isPublished: false });
+    const hidden = await createVideo(t.ctx, alice, { privacy: 'private' });
     const before = await rows(t, sql`SELECT id FROM playlists`);
     expectError(await create(bob, { name: '  ' }), 400, 'Playlist name is required');
     expectError(await create(bob, {}), 400, 'Playlist name is required');
@@ -79,7 +79,7 @@ describe('GET /playlists and /playlists/{id}', () => {
 
   beforeAll(async () => {
     owner = await createUser(t.ctx, { userName: 'curator' });
-    hidden = (await createVideoWithThumbnail(t.ctx, owner, { isPublished: false })).id;
+    hidden = (await createVideoWithThumbnail(t.ctx, owner, { privacy: 'private' })).id;
     ({ id: first, mediaToken: firstToken } = await createVideoWithThumbnail(t.ctx, alice));
     last = (await createVideo(t.ctx, alice)).id;
     list = (await create(owner, { name: 'Mix', videoId: hidden })).body.data.playlist._id;
@@ -154,7 +154,7 @@ describe('POST and DELETE /playlists/{playlistId}/{videoId}', () => {
   });
 
   it('answers 401, 404, 403, 409 and leaves the playlist unchanged', async () => {
-    const hidden = (await createVideo(t.ctx, alice, { isPublished: false })).id;
+    const hidden = (await createVideo(t.ctx, alice, { privacy: 'private' })).id;
     expectError(await call(t, 'POST', `/playlists/${id}/${video}`), 401);
     expectError(await call(t, 'POST', `/playlists/${MISSING_ID}/${video}`, { as: bob }), 404, 'Playlist not found');
     expectError(await call(t, 'POST', `/playlists/${id}/${video}`, { as: alice }), 403);

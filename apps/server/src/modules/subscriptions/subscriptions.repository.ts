@@ -2,8 +2,9 @@ import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { subscriptions, users, videos } from '../../db/schema.ts';
 import { afterCursor, type PageWindow } from '../../lib/keyset.ts';
+import { accountVisibleTo } from '../moderation/content-state.ts';
 import { channelColumns } from '../users/channels.repository.ts';
-import { videoCardColumns, videoVisibleTo } from '../videos/video-cards.repository.ts';
+import { videoCardColumns, videoListedTo } from '../videos/video-cards.repository.ts';
 
 export class SubscriptionsRepository {
   constructor(private readonly db: Executor) {}
@@ -30,6 +31,11 @@ export class SubscriptionsRepository {
       .where(and(eq(subscriptions.subscriberId, subscriberId), eq(subscriptions.channelId, channelId)));
   }
 
+  /** Appends the change for analytics (subscribers gained and lost per day); see migration 0950. */
+  async logChange(channelId: string, delta: 1 | -1): Promise<void> {
+    await this.db.execute(sql`INSERT INTO subscription_events (channel_id, delta) VALUES (${channelId}, ${delta})`);
+  }
+
   async bumpSubscribers(channelId: string, delta: number): Promise<number> {
     const [row] = await this.db
       .update(users)
@@ -49,7 +55,7 @@ export class SubscriptionsRepository {
       .where(
         and(
           eq(subscriptions.subscriberId, viewerId),
-          videoVisibleTo(viewerId),
+          videoListedTo(viewerId),
           afterCursor(videos, videos.createdAt, videos.id, w.after),
         ),
       )
@@ -67,6 +73,7 @@ export class SubscriptionsRepository {
       .where(
         and(
           eq(subscriptions.subscriberId, subscriberId),
+          accountVisibleTo(users.id, viewerId),
           afterCursor(
             subscriptions,
             subscriptions.createdAt,

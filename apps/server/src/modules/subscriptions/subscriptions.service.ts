@@ -12,6 +12,7 @@ import { toChannel } from '../users/users.presenter.ts';
 import { UsersRepository } from '../users/users.repository.ts';
 import { mediaUrls } from '../media-access/media-links.ts';
 import { toVideoCard } from '../videos/videos.presenter.ts';
+import { recordEvent } from '../notifications/events.ts';
 import { SubscriptionsRepository } from './subscriptions.repository.ts';
 
 export class SubscriptionsService {
@@ -29,6 +30,8 @@ export class SubscriptionsService {
       if (!(await repo.lockChannel(channelId))) throw notFound(subscriptionMessages.channelNotFound);
       const isSubscribed = await repo.insert(subscriberId, channelId);
       if (!isSubscribed) await repo.delete(subscriberId, channelId);
+      else await recordEvent(tx, { kind: 'subscribed', actorId: subscriberId, channelId });
+      await repo.logChange(channelId, isSubscribed ? 1 : -1);
       const subscriberCount = await repo.bumpSubscribers(channelId, isSubscribed ? 1 : -1);
       return { isSubscribed, subscriberCount, subscribers: subscriberCount, totalSubscribers: subscriberCount };
     });

@@ -66,7 +66,7 @@ describe('GET /subscriptions (feed)', () => {
     const old = await createVideo(t.ctx, followed, { title: 'old', createdAt: new Date('2024-01-01T00:00:00Z') });
     await createVideo(t.ctx, followed, { title: 'new', createdAt: new Date('2025-01-01T00:00:00Z') });
     await createVideo(t.ctx, followed, { title: 'mid', createdAt: new Date('2024-06-01T00:00:00Z') });
-    await createVideo(t.ctx, followed, { title: 'draft', isPublished: false });
+    await createVideo(t.ctx, followed, { title: 'draft', privacy: 'private' });
     await createVideo(t.ctx, followed, { title: 'failed', status: 'failed' });
     await createVideo(t.ctx, other, { title: 'not followed' });
     await toggle(viewer, followed.id);

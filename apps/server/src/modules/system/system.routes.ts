@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { PublicInstance } from '@glimpse/contract';
 import type { ModuleOptions } from '../../context.ts';
 import { ok } from '../../lib/reply.ts';
 
@@ -11,7 +12,9 @@ export const systemRoutes: FastifyPluginAsyncZod<ModuleOptions> = async (app, { 
 
   app.get('/config', { schema: { tags: ['system'] } }, async (_req, reply) => {
     const reason = await ctx.media.unavailableReason();
+    const { name, description, registrationMode, maxVideoMinutes } = await ctx.settings.get();
     return ok(reply, {
+      instance: { name, description, registrationMode, maxVideoMinutes } satisfies PublicInstance,
       // The dashboard says why uploads cannot work here instead of letting them fail.
       uploads: { available: reason === undefined, ...(reason ? { reason } : {}) },
       limits: {

@@ -53,7 +53,7 @@ describe('API basics', () => {
       const res = await postChunk(broken.app, await bearer(broken.ctx, user), { uniqueId: 'u1', chunkNumber: 0, totalChunks: 1 }, Buffer.from('x'), { isLastChunk: 'true', title: 't' });
       expect(res.statusCode).toBe(503);
       expect(res.json()).toMatchObject({ success: false, message: reason });
-      expect(existsSync(path.join(broken.dataDir, 'uploads'))).toBe(false);
+      expect(existsSync(path.join(broken.dataDir, 'media', 'uploads'))).toBe(false);
     } finally {
       await broken.close();
     }

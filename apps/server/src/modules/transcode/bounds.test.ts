@@ -39,7 +39,8 @@ describe('bounded transcoding', () => {
     const other = await uploadClip('other.mp4', { seconds: 2, width: 320, height: 240, container: 'mp4', video: x264 });
     const t0 = Date.now();
     const log = memoryLog();
-    expect(await createWorker(t.ctx, log).drain()).toBe(2);
+    // Two transcodes and their two fan-outs (each owner is told).
+    expect(await createWorker(t.ctx, log).drain()).toBe(4);
     expect(Date.now() - t0).toBeLessThan(60_000);
     const repo = new VideosRepository(t.ctx.db);
     const gap = await repo.findRow(bomb.id);

@@ -128,7 +128,8 @@ describe('everyday uploads become watchable', () => {
       ids.set(shape.name, res.json().data.video._id);
     }
     const log = memoryLog();
-    expect(await createWorker(t.ctx, log).drain()).toBe(SHAPES.length);
+    // Each transcode, and the fan-out telling its owner.
+    expect(await createWorker(t.ctx, log).drain()).toBe(SHAPES.length * 2);
     for (const shape of SHAPES) {
       const video = (await get(`/api/v1/videos/${ids.get(shape.name)}`)).json().data.video;
       expect(video.status, `${shape.name}: ${video.failureReason}`).toBe('ready');

@@ -1,11 +1,15 @@
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import { announceVideo, recordEvent } from '../notifications/events.ts';
+import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { buffer } from 'node:stream/consumers';
 import { once } from 'node:events';
 import path from 'node:path';
 import { finished, pipeline } from 'node:stream/promises';
 import sharp from 'sharp';
 import {
+  mergeMasters,
   parseProbe,
+  planPasses,
   planProgressive,
   planStoryboard,
   planTranscode,
@@ -13,8 +17,10 @@ import {
   progressFraction,
   progressiveRendition,
   renditionName,
+  selectLadder,
   storyboardVtt,
   TRANSCODE_OUTPUTS,
+  type TranscodeInput,
 } from '@glimpse/media';
 import type { AppContext } from '../../context.ts';
 import { PermanentJobError, type JobHandler } from '../../jobs/worker.ts';
@@ -22,6 +28,7 @@ import { MediaStoppedError, MediaToolError } from '../../media/engine.ts';
 import { LocalStorage } from '../../storage/local-storage.ts';
 import { videoMediaPrefix } from '../../storage/media-keys.ts';
 import { VideosRepository } from '../videos/videos.repository.ts';
+import { StorageUsageRepository } from '../accounts/storage-usage.repository.ts';
 
 export interface TranscodePayload {
   videoId: string;
@@ -53,14 +60,21 @@ async function joinSegments(dir: string, out: string): Promise<void> {
   await finished(target);
 }
 
+const bytesOf = async (files: string[]) => (await Promise.all(files.map((f) => stat(f)))).reduce((n, s) => n + s.size, 0);
+
 const toJpeg = (from: string, to: string, quality: number) => sharp(from).jpeg({ quality, mozjpeg: true }).toFile(to);
+
+/** The first pass's share of the progress bar (it decodes the whole source for one small rung). */
+const FIRST_PASS_SHARE = 0.2;
 
 /**
  * Source -> HLS ladder + storyboard (+ poster when the uploader gave no thumbnail) + progressive
- * mp4, in a work folder under DATA_DIR/tmp, then into storage under videos/{id}/. The engine runs
- * in a child process under bounds (no progress, wall time) and stops with the job's signal (the
- * worker stopping, or the video deleted); a file it cannot process fails the video at once with
- * the reason, without retries.
+ * mp4, in a work folder under DATA_DIR/tmp, then into storage under videos/{id}/. Two passes
+ * (ADR 019): the lowest rung with the audio, poster and storyboard first, stored at once so the
+ * video plays; then the other rungs, added to the master playlist when stored. A retried job
+ * skips the rungs the database lists as stored. The engine runs in a child process under bounds
+ * (no progress, wall time) and stops with the job's signal (the worker stopping, or the video
+ * deleted); a file it cannot process fails the video at once with the reason, without retries.
  */
 export function transcodeHandler(ctx: AppContext): JobHandler<TranscodePayload> {
   const videos = new VideosRepository(ctx.db);
@@ -75,9 +89,10 @@ export function transcodeHandler(ctx: AppContext): JobHandler<TranscodePayload> 
       }
       const work = path.join(ctx.config.dataDir, 'tmp', 'transcode', videoId);
       await rm(work, { recursive: true, force: true });
-      const out = path.join(work, 'out');
-      await mkdir(out, { recursive: true });
+      await mkdir(work, { recursive: true });
       const { signal } = job;
+      const prefix = videoMediaPrefix(videoId);
+      const masterKey = `${prefix}/hls/${TRANSCODE_OUTPUTS.master}`;
       try {
         let source: string;
         if (ctx.storage instanceof LocalStorage) {
@@ -87,70 +102,139 @@ export function transcodeHandler(ctx: AppContext): JobHandler<TranscodePayload> 
           await pipeline(await ctx.storage.getStream(video.sourceKey), createWriteStream(source));
         }
         const probed = parseProbe(JSON.stringify(await engine.probe(source)));
-        const storyboard = planStoryboard(probed.durationSeconds, probed.width, probed.height);
-        const { job: media, ladder } = planTranscode({
-          input: source,
-          outDir: out,
-          probe: probed,
-          storyboard,
-          posterWithinSeconds: video.thumbnailKey ? undefined : posterWindow(probed.durationSeconds),
-          settings: bounds.ladder,
-        });
-        let lastWrite = 0;
-        const { outSeconds } = await engine.run(media, {
-          signal,
-          stallSeconds: bounds.stallSeconds,
-          timeoutSeconds: 300 + bounds.timeFactor * probed.durationSeconds,
-          onProgress: (seconds) => {
-            const now = Date.now();
-            if (now - lastWrite < PROGRESS_EVERY_MS) return;
-            lastWrite = now;
-            const progress = progressFraction(seconds, probed.durationSeconds);
-            void Promise.all([videos.setProcessing(videoId, { progress }), job.heartbeat()]).catch((err) =>
-              job.log.error({ err, videoId }, 'progress write failed'),
-            );
-          },
-        });
-        // Timestamp gaps were closed up by the engine: the video lasts what was written.
-        const duration = outSeconds > 0 ? Math.min(probed.durationSeconds, outSeconds) : probed.durationSeconds;
+        const ladder = selectLadder(probed.width, probed.height, probed.fps, bounds.ladder);
+        const names = ladder.map(renditionName);
+        const { first, rest } = planPasses(ladder, bounds.ladder.firstPassPreset);
+        const lastPass = rest.length > 0 ? rest : [first];
 
-        const top = progressiveRendition(ladder);
-        await joinSegments(path.join(out, renditionName(top)), path.join(work, 'video.mp4'));
-        if (probed.hasAudio) await joinSegments(path.join(out, TRANSCODE_OUTPUTS.audio), path.join(work, 'audio.mp4'));
-        await engine.run(
-          planProgressive({ video: path.join(work, 'video.mp4'), audio: probed.hasAudio ? path.join(work, 'audio.mp4') : undefined, out: path.join(work, STORED.progressive) }),
-          { signal, stallSeconds: bounds.stallSeconds, timeoutSeconds: 300 },
-        );
+        /** Runs one pass into `out`, its progress mapped onto [from, to] of the video's bar; the seconds written. */
+        const encode = async (out: string, plan: Omit<TranscodeInput, 'input' | 'outDir' | 'probe' | 'settings'>, from: number, to: number) => {
+          await mkdir(out, { recursive: true });
+          const { job: media } = planTranscode({ input: source, outDir: out, probe: probed, settings: bounds.ladder, ...plan });
+          let lastWrite = 0;
+          const { outSeconds } = await engine.run(media, {
+            signal,
+            stallSeconds: bounds.stallSeconds,
+            timeoutSeconds: 300 + bounds.timeFactor * probed.durationSeconds,
+            onProgress: (seconds) => {
+              const now = Date.now();
+              if (now - lastWrite < PROGRESS_EVERY_MS) return;
+              lastWrite = now;
+              const progress = from + (to - from) * progressFraction(seconds, probed.durationSeconds);
+              void Promise.all([videos.setProcessing(videoId, { progress }), job.heartbeat()]).catch((err) =>
+                job.log.error({ err, videoId }, 'progress write failed'),
+              );
+            },
+          });
+          // Timestamp gaps were closed up by the engine: the video lasts what was written.
+          return outSeconds > 0 ? Math.min(probed.durationSeconds, outSeconds) : probed.durationSeconds;
+        };
 
-        const prefix = videoMediaPrefix(videoId);
-        const extras = path.join(work, 'extras');
-        await mkdir(extras);
-        await toJpeg(path.join(out, TRANSCODE_OUTPUTS.sprite), path.join(extras, STORED.sprite), 70);
-        await rm(path.join(out, TRANSCODE_OUTPUTS.sprite));
-        if (!video.thumbnailKey) {
-          await toJpeg(path.join(out, TRANSCODE_OUTPUTS.poster), path.join(extras, STORED.poster), 82);
-          await rm(path.join(out, TRANSCODE_OUTPUTS.poster));
+        /** The progressive mp4 from the last pass's top rung (up to 720p) and audio, stored; its bytes. */
+        const progressive = async (out: string): Promise<number> => {
+          const top = progressiveRendition(lastPass);
+          await joinSegments(path.join(out, renditionName(top)), path.join(work, 'video.mp4'));
+          if (probed.hasAudio) await joinSegments(path.join(out, TRANSCODE_OUTPUTS.audio), path.join(work, 'audio.mp4'));
+          const file = path.join(work, STORED.progressive);
+          await engine.run(planProgressive({ video: path.join(work, 'video.mp4'), audio: probed.hasAudio ? path.join(work, 'audio.mp4') : undefined, out: file }), {
+            signal,
+            stallSeconds: bounds.stallSeconds,
+            timeoutSeconds: 300,
+          });
+          await ctx.storage.putFile(`${prefix}/${STORED.progressive}`, file);
+          return bytesOf([file]);
+        };
+
+        /** Stores a pass's HLS files (but `skip`) under hls/, the master playlist last; their bytes. */
+        const storeHls = async (out: string, skip: (rel: string) => boolean, master: string): Promise<number> => {
+          const files = (await listFiles(out)).filter((rel) => rel !== TRANSCODE_OUTPUTS.master && !skip(rel));
+          for (const rel of files) await ctx.storage.putFile(`${prefix}/hls/${rel}`, path.join(out, rel));
+          await ctx.storage.putBuffer(masterKey, Buffer.from(master));
+          return (await bytesOf(files.map((f) => path.join(out, f)))) + Buffer.byteLength(master);
+        };
+
+        let current = video;
+        if (!video.renditionsReady.includes(names[0]!)) {
+          // Pass 1: the lowest rung, the audio, the storyboard and the poster; the video plays after it.
+          const out = path.join(work, 'first');
+          const storyboard = planStoryboard(probed.durationSeconds, probed.width, probed.height);
+          const poster = video.thumbnailKey ? undefined : posterWindow(probed.durationSeconds);
+          const duration = await encode(out, { rungs: [first], storyboard, posterWithinSeconds: poster }, 0, rest.length > 0 ? FIRST_PASS_SHARE : 0.95);
+          const extras = path.join(work, 'extras');
+          await mkdir(extras);
+          await toJpeg(path.join(out, TRANSCODE_OUTPUTS.sprite), path.join(extras, STORED.sprite), 70);
+          await rm(path.join(out, TRANSCODE_OUTPUTS.sprite));
+          if (poster !== undefined) {
+            await toJpeg(path.join(out, TRANSCODE_OUTPUTS.poster), path.join(extras, STORED.poster), 82);
+            await rm(path.join(out, TRANSCODE_OUTPUTS.poster));
+          }
+          await writeFile(path.join(extras, STORED.vtt), storyboardVtt(storyboard, duration, STORED.sprite));
+          const extraFiles = await listFiles(extras);
+          for (const rel of extraFiles) await ctx.storage.putFile(`${prefix}/${rel}`, path.join(extras, rel));
+          const hlsBytes = await storeHls(out, () => false, await readFile(path.join(out, TRANSCODE_OUTPUTS.master), 'utf8'));
+          const progressiveBytes = rest.length === 0 ? await progressive(out) : 0;
+          // What the quota counts (the poster is the thumbnail's bytes: replacing it removes it).
+          const posterBytes = poster === undefined ? 0 : await bytesOf([path.join(extras, STORED.poster)]);
+          const mediaBytes = hlsBytes + progressiveBytes + (await bytesOf(extraFiles.map((f) => path.join(extras, f)))) - posterBytes;
+          const updated = await ctx.db.transaction(async (tx) => {
+            const row = await new VideosRepository(tx).setProcessing(videoId, {
+              status: 'ready',
+              progress: rest.length > 0 ? FIRST_PASS_SHARE : 1,
+              failureReason: null,
+              duration,
+              width: probed.width,
+              height: probed.height,
+              hlsKey: masterKey,
+              storyboardKey: `${prefix}/${STORED.vtt}`,
+              mediaBytes,
+              renditions: names,
+              renditionsReady: [names[0]!],
+              ...(rest.length === 0 ? { progressiveKey: `${prefix}/${STORED.progressive}` } : {}),
+              ...(poster === undefined ? {} : { thumbnailKey: `${prefix}/${STORED.poster}`, thumbnailBytes: posterBytes }),
+            });
+            if (row) {
+              await new StorageUsageRepository(tx).recount(video.ownerId);
+              await recordEvent(tx, { kind: 'videoProcessed', actorId: null, videoId, outcome: 'ready' });
+              await announceVideo(tx, video);
+            }
+            return row;
+          });
+          // Deleted while we worked: what we just stored would be orphaned.
+          if (!updated) {
+            await ctx.storage.deletePrefix(prefix);
+            return { videoId, renditions: 0 };
+          }
+          job.log.info({ videoId, duration, rendition: names[0] }, 'video playable');
+          if (rest.length === 0) return { videoId, renditions: 1 };
+          current = (await videos.findRow(videoId)) ?? video;
+        } else if (video.status !== 'ready') {
+          // A retry after the lowest rung was stored: it plays again at once (announced the first time).
+          await videos.setProcessing(videoId, { status: 'ready', failureReason: null, progress: FIRST_PASS_SHARE });
         }
-        await writeFile(path.join(extras, STORED.vtt), storyboardVtt(storyboard, duration, STORED.sprite));
-        await ctx.storage.putFile(`${prefix}/${STORED.progressive}`, path.join(work, STORED.progressive));
-        for (const rel of await listFiles(extras)) await ctx.storage.putFile(`${prefix}/${rel}`, path.join(extras, rel));
-        for (const rel of await listFiles(out)) await ctx.storage.putFile(`${prefix}/hls/${rel}`, path.join(out, rel));
 
-        const updated = await videos.setProcessing(videoId, {
-          status: 'ready',
-          progress: 1,
-          failureReason: null,
-          duration,
-          width: probed.width,
-          height: probed.height,
-          hlsKey: `${prefix}/hls/${TRANSCODE_OUTPUTS.master}`,
-          storyboardKey: `${prefix}/${STORED.vtt}`,
-          progressiveKey: `${prefix}/${STORED.progressive}`,
-          ...(video.thumbnailKey ? {} : { thumbnailKey: `${prefix}/${STORED.poster}` }),
+        // Pass 2: every other rung (from one more decode), added to the master playlist once stored.
+        // A retry redoes this pass whole: the same keys are written again, and counted once.
+        if (rest.length === 0 || names.every((n) => current.renditionsReady.includes(n))) return { videoId, renditions: ladder.length };
+        const out = path.join(work, 'rest');
+        await encode(out, { rungs: rest }, FIRST_PASS_SHARE, 0.98);
+        const stored = (await buffer(await ctx.storage.getStream(masterKey))).toString('utf8');
+        const master = mergeMasters([stored, await readFile(path.join(out, TRANSCODE_OUTPUTS.master), 'utf8')]);
+        // The audio was stored by the first pass (this pass encodes it again only for the playlist's group and the mp4).
+        const hlsBytes = await storeHls(out, (rel) => rel.startsWith(`${TRANSCODE_OUTPUTS.audio}/`), master);
+        const progressiveBytes = await progressive(out);
+        const updated = await ctx.db.transaction(async (tx) => {
+          const row = await new VideosRepository(tx).setProcessing(videoId, {
+            progress: 1,
+            progressiveKey: `${prefix}/${STORED.progressive}`,
+            // The first pass counted its files and the master playlist it wrote, now replaced.
+            mediaBytes: current.mediaBytes + hlsBytes + progressiveBytes - Buffer.byteLength(stored),
+            renditionsReady: names,
+          });
+          if (row) await new StorageUsageRepository(tx).recount(video.ownerId);
+          return row;
         });
-        // Deleted while we worked: what we just stored would be orphaned.
         if (!updated) await ctx.storage.deletePrefix(prefix);
-        job.log.info({ videoId, duration, renditions: ladder.map(renditionName) }, 'video ready');
+        job.log.info({ videoId, renditions: names }, 'video ready');
         return { videoId, renditions: ladder.length };
       } catch (err) {
         // Stopped by the worker (shutdown: requeued) or cancelled (the video was deleted): its call.
@@ -164,7 +248,11 @@ export function transcodeHandler(ctx: AppContext): JobHandler<TranscodePayload> 
     },
 
     async onFailed({ videoId }, reason, log) {
-      await videos.setProcessing(videoId, { status: 'failed', failureReason: reason.slice(0, 500) });
+      await ctx.db.transaction(async (tx) => {
+        if (await new VideosRepository(tx).setProcessing(videoId, { status: 'failed', failureReason: reason.slice(0, 500) })) {
+          await recordEvent(tx, { kind: 'videoProcessed', actorId: null, videoId, outcome: 'failed', reason: reason.slice(0, 500) });
+        }
+      });
       log.error({ videoId, reason }, 'video failed');
     },
   };

@@ -1,5 +1,6 @@
 import type { Tweet } from '@glimpse/contract';
 import type { Storage } from '../../storage/storage.ts';
+import { toTakedown } from '../moderation/content-state.ts';
 import { toLikeStatus } from '../likes/likes.presenter.ts';
 import { imageRef, toOwner } from '../users/users.presenter.ts';
 import type { OwnerRow } from '../users/users.repository.ts';
@@ -16,7 +17,9 @@ export function toTweet(storage: Storage, row: { tweet: TweetRow; owner: OwnerRo
     comments: t.commentsCount,
     likeStatus: toLikeStatus(row.likeValue),
     owner: toOwner(storage, row.owner),
+    state: t.reviewState,
     createdAt: t.createdAt.toISOString(),
     updatedAt: t.updatedAt.toISOString(),
+    takedown: toTakedown(t),
   };
 }

@@ -1,11 +1,23 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, or, type SQL } from 'drizzle-orm';
+import type { ReviewState } from '@glimpse/contract';
 import type { Executor } from '../../db/client.ts';
 import { comments, likes, tweets, users } from '../../db/schema.ts';
 import { afterCursor, type PageWindow } from '../../lib/keyset.ts';
 import { viewerLikeOn } from '../likes/likes.repository.ts';
+import { moderationClear } from '../moderation/content-state.ts';
 import { ownerColumns } from '../users/users.repository.ts';
 
 export type TweetRow = typeof tweets.$inferSelect;
+
+/**
+ * Which tweets a viewer is shown: published ones that moderators did not take down, by an account
+ * that is not suspended (moderationClear, ADR 012); every one of their own; staff see every one.
+ */
+export function tweetShownTo(viewerId: string | null, staff: boolean): SQL | undefined {
+  if (staff) return undefined;
+  const shown = and(eq(tweets.reviewState, 'published'), moderationClear(tweets))!;
+  return viewerId ? or(shown, eq(tweets.ownerId, viewerId)) : shown;
+}
 
 export class TweetsRepository {
   constructor(private readonly db: Executor) {}
@@ -20,14 +32,25 @@ export class TweetsRepository {
       .$dynamic();
   }
 
-  async findView(id: string, viewerId: string | null) {
-    const [row] = await this.selectTweets(viewerId).where(eq(tweets.id, id)).limit(1);
+  async findView(id: string, viewerId: string | null, staff: boolean) {
+    const [row] = await this.selectTweets(viewerId)
+      .where(and(eq(tweets.id, id), tweetShownTo(viewerId, staff)))
+      .limit(1);
     return row;
   }
 
-  listByOwner(ownerId: string, viewerId: string | null, w: PageWindow) {
+  listByOwner(ownerId: string, viewerId: string | null, staff: boolean, w: PageWindow) {
     return this.selectTweets(viewerId)
-      .where(and(eq(tweets.ownerId, ownerId), afterCursor(tweets, tweets.createdAt, tweets.id, w.after)))
+      .where(and(eq(tweets.ownerId, ownerId), tweetShownTo(viewerId, staff), afterCursor(tweets, tweets.createdAt, tweets.id, w.after)))
+      .orderBy(desc(tweets.createdAt), desc(tweets.id))
+      .limit(w.limit + 1)
+      .offset(w.offset);
+  }
+
+  /** The moderators' queue: held tweets, newest first. */
+  listHeld(viewerId: string, w: PageWindow) {
+    return this.selectTweets(viewerId)
+      .where(and(eq(tweets.reviewState, 'held'), afterCursor(tweets, tweets.createdAt, tweets.id, w.after)))
       .orderBy(desc(tweets.createdAt), desc(tweets.id))
       .limit(w.limit + 1)
       .offset(w.offset);
@@ -42,7 +65,7 @@ export class TweetsRepository {
     await this.db.insert(tweets).values(row);
   }
 
-  async update(id: string, set: { content?: string; imageKey?: string }): Promise<void> {
+  async update(id: string, set: { content?: string; imageKey?: string; reviewState?: ReviewState }): Promise<void> {
     await this.db
       .update(tweets)
       .set({ ...set, updatedAt: new Date() })

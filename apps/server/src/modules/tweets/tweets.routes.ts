@@ -5,7 +5,7 @@ import { channelTweetsParams, pageQuery, tweetMessages, tweetParams } from '@gli
 import type { ModuleOptions } from '../../context.ts';
 import { readMultipart } from '../../lib/multipart.ts';
 import { ok } from '../../lib/reply.ts';
-import { requireViewer } from '../../plugins/viewer.ts';
+import { permissionFirst, requireViewer, requirePermission } from '../../plugins/viewer.ts';
 import { TweetsService, type TweetForm } from './tweets.service.ts';
 
 export const tweetsRoutes: FastifyPluginAsyncZod<ModuleOptions> = async (app, { ctx }) => {
@@ -26,14 +26,14 @@ export const tweetsRoutes: FastifyPluginAsyncZod<ModuleOptions> = async (app, { 
 
   app.post('/tweets', { schema }, async (request, reply) => {
     const viewer = requireViewer(request, tweetMessages.loginRequired);
-    const tweet = await withForm(request, (form) => service.create(viewer.id, form));
-    return ok(reply, tweet, 'Tweet created successfully', 201);
+    const tweet = await withForm(request, (form) => service.create(viewer, form));
+    return ok(reply, tweet, tweet.state === 'held' ? tweetMessages.held : tweetMessages.created, 201);
   });
 
   app.patch('/tweets/:tweetId', { schema: { ...schema, params: tweetParams } }, async (request, reply) => {
     const viewer = requireViewer(request, 'Please login to edit a tweet');
-    const tweet = await withForm(request, (form) => service.update(viewer.id, request.params.tweetId, form));
-    return ok(reply, tweet, tweetMessages.updated);
+    const tweet = await withForm(request, (form) => service.update(viewer, request.params.tweetId, form));
+    return ok(reply, tweet, tweet.state === 'held' ? tweetMessages.held : tweetMessages.updated);
   });
 
   app.delete('/tweets/:tweetId', { schema: { ...schema, params: tweetParams } }, async (request, reply) => {
@@ -46,13 +46,27 @@ export const tweetsRoutes: FastifyPluginAsyncZod<ModuleOptions> = async (app, { 
     '/tweets/user/:channelId/:userId?',
     { schema: { ...schema, params: channelTweetsParams, querystring: pageQuery } },
     async (request, reply) => {
-      const data = await service.byChannel(request.params.channelId, request.viewer?.id ?? null, request.query);
+      const data = await service.byChannel(request.params.channelId, request.viewer, request.query);
       return ok(reply, data, 'Tweets fetched successfully');
     },
   );
 
   app.get('/tweets/:tweetId/:userId?', { schema: { ...schema, params: tweetParams } }, async (request, reply) => {
-    const tweet = await service.one(request.params.tweetId, request.viewer?.id ?? null);
+    const tweet = await service.one(request.params.tweetId, request.viewer);
     return ok(reply, { tweets: [tweet] }, 'Tweet fetched successfully');
   });
+
+  // The moderators' review of held tweets (issue #12 item 5).
+  const moderate = { onRequest: permissionFirst('moderate') };
+  app.get('/moderation/held-tweets', { schema: { ...schema, querystring: pageQuery }, ...moderate }, async (request, reply) =>
+    ok(reply, await service.held(requirePermission(request, 'moderate'), request.query), tweetMessages.heldFetched),
+  );
+
+  app.post('/moderation/held-tweets/:tweetId/approve', { schema: { ...schema, params: tweetParams }, ...moderate }, async (request, reply) =>
+    ok(reply, await service.approve(requirePermission(request, 'moderate'), request.params.tweetId), tweetMessages.approved),
+  );
+
+  app.delete('/moderation/held-tweets/:tweetId', { schema: { ...schema, params: tweetParams }, ...moderate }, async (request, reply) =>
+    ok(reply, await service.removeHeld(request.params.tweetId), tweetMessages.heldDeleted),
+  );
 };

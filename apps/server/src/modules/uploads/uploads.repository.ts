@@ -7,14 +7,29 @@ export interface SessionRow {
   total_chunks: number;
 }
 
-/** What one account's unfinished uploads hold, seen from an incoming chunk. */
-export interface UploadUsage {
-  openSessions: number;
-  sessionExists: boolean;
-  /** Bytes of every chunk the account holds, except the one this chunk replaces. */
-  heldBytes: number;
-  /** Bytes of this session's other chunks. */
+/** A chunk's admission (the migration 1010 function): 'ok' recorded it; anything else changed nothing. */
+export type Admission =
+  | { outcome: 'ok'; received: number[]; receivedBytes: number; created: boolean; replacedKey: string | null }
+  | { outcome: 'finalizing' }
+  | { outcome: 'total_mismatch'; totalChunks: number }
+  | { outcome: 'numbering'; received: number[] }
+  | { outcome: 'too_many_open'; openSessions: number }
+  | { outcome: 'too_large' }
+  | { outcome: 'too_much_held'; heldBytes: number };
+
+export interface ChunkRecord {
+  userId: string;
+  uniqueId: string;
+  totalChunks: number;
+  chunkNumber: number;
+  size: number;
+  objectKey: string;
+}
+
+export interface AdmissionBounds {
   sessionBytes: number;
+  heldBytes: number;
+  openSessions: number;
 }
 
 export class UploadsRepository {
@@ -25,27 +40,42 @@ export class UploadsRepository {
     await this.db.execute(sql`SELECT 1 FROM users WHERE id = ${userId} FOR NO KEY UPDATE`);
   }
 
-  async usage(userId: string, uniqueId: string, chunkNumber: number): Promise<UploadUsage> {
-    const [row] = await queryRows<{ open_sessions: number; session_exists: boolean; held_bytes: number; session_bytes: number }>(
+  /**
+   * Checks the bounds and records the chunk in one statement (one round trip per chunk), one
+   * chunk of an account at a time (the function takes the account's row lock before reading).
+   */
+  async admit(c: ChunkRecord, bounds: AdmissionBounds): Promise<Admission> {
+    const [row] = await queryRows<{
+      outcome: Admission['outcome'];
+      total_chunks: number;
+      received: number[] | null;
+      received_bytes: number | null;
+      created: boolean;
+      replaced_key: string | null;
+      open_sessions: number | null;
+      held_bytes: number | null;
+    }>(
       this.db,
-      sql`SELECT
-            (SELECT count(*) FROM upload_sessions WHERE user_id = ${userId})::int AS open_sessions,
-            EXISTS (SELECT 1 FROM upload_sessions WHERE user_id = ${userId} AND unique_id = ${uniqueId}) AS session_exists,
-            (SELECT coalesce(sum(size), 0) FROM upload_chunks
-              WHERE user_id = ${userId} AND NOT (unique_id = ${uniqueId} AND chunk_number = ${chunkNumber}))::float8 AS held_bytes,
-            (SELECT coalesce(sum(size), 0) FROM upload_chunks
-              WHERE user_id = ${userId} AND unique_id = ${uniqueId} AND chunk_number <> ${chunkNumber})::float8 AS session_bytes`,
+      sql`SELECT * FROM upload_admit_chunk(${c.userId}, ${c.uniqueId}, ${c.totalChunks}, ${c.chunkNumber}, ${c.size}, ${c.objectKey},
+            ${bounds.sessionBytes}, ${bounds.heldBytes}, ${bounds.openSessions})`,
     );
-    return { openSessions: row!.open_sessions, sessionExists: row!.session_exists, heldBytes: row!.held_bytes, sessionBytes: row!.session_bytes };
-  }
-
-  /** The session, created on its first chunk. */
-  async open(userId: string, uniqueId: string, totalChunks: number): Promise<SessionRow> {
-    await this.db.execute(
-      sql`INSERT INTO upload_sessions (user_id, unique_id, total_chunks) VALUES (${userId}, ${uniqueId}, ${totalChunks})
-          ON CONFLICT (user_id, unique_id) DO NOTHING`,
-    );
-    return (await this.find(userId, uniqueId))!;
+    const r = row!;
+    switch (r.outcome) {
+      case 'ok':
+        return { outcome: 'ok', received: r.received ?? [], receivedBytes: r.received_bytes ?? 0, created: r.created, replacedKey: r.replaced_key };
+      case 'finalizing':
+        return { outcome: r.outcome };
+      case 'total_mismatch':
+        return { outcome: r.outcome, totalChunks: r.total_chunks };
+      case 'numbering':
+        return { outcome: r.outcome, received: r.received ?? [] };
+      case 'too_many_open':
+        return { outcome: r.outcome, openSessions: r.open_sessions ?? 0 };
+      case 'too_much_held':
+        return { outcome: r.outcome, heldBytes: r.held_bytes ?? 0 };
+      default:
+        return { outcome: 'too_large' };
+    }
   }
 
   async find(userId: string, uniqueId: string): Promise<SessionRow | undefined> {
@@ -56,20 +86,12 @@ export class UploadsRepository {
     return row;
   }
 
-  async chunks(userId: string, uniqueId: string): Promise<{ chunk_number: number; size: number }[]> {
+  async chunks(userId: string, uniqueId: string): Promise<{ chunk_number: number; size: number; object_key: string }[]> {
     return queryRows(
       this.db,
-      sql`SELECT chunk_number, size::float8 AS size FROM upload_chunks
+      sql`SELECT chunk_number, size::float8 AS size, object_key FROM upload_chunks
           WHERE user_id = ${userId} AND unique_id = ${uniqueId} ORDER BY chunk_number`,
     );
-  }
-
-  async addChunk(userId: string, uniqueId: string, chunkNumber: number, size: number): Promise<void> {
-    await this.db.execute(
-      sql`INSERT INTO upload_chunks (user_id, unique_id, chunk_number, size) VALUES (${userId}, ${uniqueId}, ${chunkNumber}, ${size})
-          ON CONFLICT (user_id, unique_id, chunk_number) DO UPDATE SET size = EXCLUDED.size`,
-    );
-    await this.db.execute(sql`UPDATE upload_sessions SET updated_at = now() WHERE user_id = ${userId} AND unique_id = ${uniqueId}`);
   }
 
   /** Marks the session as being assembled; false when another request is already doing it. */
@@ -92,11 +114,16 @@ export class UploadsRepository {
     await this.db.execute(sql`DELETE FROM upload_sessions WHERE user_id = ${userId} AND unique_id = ${uniqueId}`);
   }
 
-  /** Deletes sessions idle for longer than the TTL and returns them (their files go next). */
-  async removeIdle(ttlHours: number): Promise<SessionRow[]> {
+  /**
+   * Deletes up to `limit` sessions idle for longer than the TTL and returns them (their chunk
+   * objects go next): bounded work per sweep, oldest first; several workers skip each other's rows.
+   */
+  async removeIdle(ttlHours: number, limit: number): Promise<SessionRow[]> {
     return queryRows<SessionRow>(
       this.db,
-      sql`DELETE FROM upload_sessions WHERE updated_at < now() - make_interval(hours => ${ttlHours})
+      sql`DELETE FROM upload_sessions WHERE (user_id, unique_id) IN (
+            SELECT user_id, unique_id FROM upload_sessions WHERE updated_at < now() - make_interval(hours => ${ttlHours})
+            ORDER BY updated_at LIMIT ${limit} FOR UPDATE SKIP LOCKED)
           RETURNING user_id, unique_id, total_chunks`,
     );
   }

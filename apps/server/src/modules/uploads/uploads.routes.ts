@@ -17,17 +17,14 @@ export const uploadsRoutes: FastifyPluginAsyncZod<ModuleOptions> = async (app, {
     { schema: { tags: ['uploads'], querystring: uploadQuery, security: [{ bearer: [] }] }, config: rateLimited(ctx.config, 'upload') },
     async (request, reply) => {
       const viewer = requireViewer(request, videoMessages.loginToUpload);
-      const form = await readMultipart(request, tmpDir, {
-        video: { limitMb: CHUNK_BYTES / (1024 * 1024) },
-        image: { limitMb: ctx.config.limits.thumbnailMb },
-      });
-      try {
-        const result = await service.receive(viewer.id, request.query, form);
-        if ('status' in result) return ok(reply, result.status, 'Chunk received');
-        return ok(reply, { video: await service.video(result.videoId, viewer.id) }, videoMessages.uploaded, 201);
-      } finally {
-        await form.cleanup();
-      }
+      const result = await service.receive(viewer.id, request.query, (sink) =>
+        readMultipart(request, tmpDir, {
+          video: { limitMb: CHUNK_BYTES / (1024 * 1024), sink },
+          image: { limitMb: ctx.config.limits.thumbnailMb },
+        }),
+      );
+      if ('status' in result) return ok(reply, result.status, 'Chunk received');
+      return ok(reply, { video: await service.video(result.videoId, viewer.id) }, videoMessages.uploaded, 201);
     },
   );
 

@@ -1,13 +1,16 @@
-import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { createWriteStream } from 'node:fs';
+import { mkdir, open, rm, stat } from 'node:fs/promises';
+import { once } from 'node:events';
 import path from 'node:path';
-import { finished, pipeline } from 'node:stream/promises';
+import type { Readable } from 'node:stream';
+import { finished } from 'node:stream/promises';
 import { z } from 'zod';
 import {
   CHUNK_BYTES,
   uploadChunkFields,
   videoDescription,
   videoMessages,
+  videoPrivacyFields,
   videoTitle,
   type UploadQuery,
   type UploadStatus,
@@ -19,34 +22,43 @@ import { newId } from '../../lib/ids.ts';
 import type { EncodedImage } from '../../lib/images.ts';
 import type { MultipartResult } from '../../lib/multipart.ts';
 import { JobsRepository } from '../../jobs/jobs.repository.ts';
-import { originalKey, videoPrefixes } from '../../storage/media-keys.ts';
+import { originalKey, uploadChunkKey, uploadPrefix, videoPrefixes } from '../../storage/media-keys.ts';
+import { QuotaExceeded, QuotaService } from '../accounts/quota.service.ts';
+import { StorageUsageRepository } from '../accounts/storage-usage.repository.ts';
 import { parseFields } from '../videos/form.ts';
 import { prepareThumbnail, storeThumbnail } from '../videos/thumbnail.ts';
 import { VideosRepository } from '../videos/videos.repository.ts';
 import { VideosService } from '../videos/videos.service.ts';
-import { chunkNumbers, firstChunkOf, fitsNumbering, missingChunks } from './chunk-numbering.ts';
+import { privacyChange, schedulePublication, type PrivacyChange } from '../videos/privacy.ts';
+import { firstChunkOf, missingChunks } from './chunk-numbering.ts';
 import { UploadsRepository } from './uploads.repository.ts';
 
 export const TRANSCODE_QUEUE = 'transcode';
 const MB = 1024 * 1024;
+/** Expired sessions removed per maintenance turn: bounded work, the rest go on the next turns. */
+const SWEEP_BATCH = 100;
+const ALREADY_FINISHING = 'This upload is already being finished';
 
-const lastChunkFields = z.object({
-  title: z.string({ message: videoMessages.titleRequired }).pipe(videoTitle),
-  description: videoDescription.default(''),
-});
+const lastChunkFields = z
+  .object({
+    title: z.string({ message: videoMessages.titleRequired }).pipe(videoTitle),
+    description: videoDescription.default(''),
+  })
+  .extend(videoPrivacyFields.shape);
 
-/** Resumable chunked uploads: chunks land in DATA_DIR/uploads/{userId}/{uniqueId}/ until the last one. */
+/** The last chunk's fields, with the privacy they ask for (private when they name none). */
+type FinishMeta = Omit<z.infer<typeof lastChunkFields>, 'privacy'> & { privacy: PrivacyChange };
+
+/** Resumable chunked uploads: chunks land in the storage under uploads/{userId}/{uniqueId}/ until the last one (ADR 018). */
 export class UploadsService {
   private readonly sessions: UploadsRepository;
   private readonly videos: VideosService;
+  private readonly quota: QuotaService;
 
   constructor(private readonly ctx: AppContext) {
     this.sessions = new UploadsRepository(ctx.db);
     this.videos = new VideosService(ctx);
-  }
-
-  private dir(userId: string, uniqueId: string): string {
-    return path.join(this.ctx.config.dataDir, 'uploads', userId, uniqueId);
+    this.quota = new QuotaService(ctx);
   }
 
   async status(userId: string, uniqueId: string): Promise<UploadStatus> {
@@ -61,105 +73,147 @@ export class UploadsService {
     };
   }
 
-  /** Stores one chunk; on the flagged last chunk, assembles, probes and creates the video. */
-  async receive(userId: string, q: UploadQuery, form: MultipartResult): Promise<{ status: UploadStatus } | { videoId: string }> {
+  /**
+   * Stores one chunk, streamed by `read` straight into the storage under a fresh key; on the
+   * flagged last chunk, assembles, probes and creates the video. A request that fails before its
+   * chunk is recorded leaves no object behind.
+   */
+  async receive(
+    userId: string,
+    q: UploadQuery,
+    read: (sink: (body: Readable) => Promise<void>) => Promise<MultipartResult>,
+  ): Promise<{ status: UploadStatus } | { videoId: string }> {
     await this.ctx.media.assertUsable();
     const limitBytes = this.ctx.config.limits.videoMb * MB;
     if (q.chunkNumber > q.totalChunks) throw badRequest('chunkNumber must be from 0 to totalChunks-1, or from 1 to totalChunks');
     // The spec's client sends full 3 MB chunks: more chunks than the limit allows is over the limit.
     if (q.totalChunks > Math.ceil(limitBytes / CHUNK_BYTES)) throw tooLarge(this.ctx.config.limits.videoMb);
-    const chunk = form.files.video;
-    if (!chunk) throw badRequest('Video chunk is required');
-    if (chunk.size === 0) throw badRequest('Video chunk is empty');
-    const isLast = parseFields(uploadChunkFields, form.fields).isLastChunk;
-    // Everything the last chunk carries is checked before anything is stored.
-    const meta = isLast ? parseFields(lastChunkFields, form.fields) : undefined;
-    const image = isLast ? form.files.image : undefined;
-    const thumbnail = image ? await prepareThumbnail(image.path) : undefined;
+    const key = uploadChunkKey(userId, q.uniqueId, q.chunkNumber, newId());
+    let written = false;
+    let recorded = false;
+    let form: MultipartResult | undefined;
+    try {
+      form = await read((body) => {
+        written = true;
+        return this.ctx.storage.putStream(key, body);
+      });
+      const chunk = form.files.video;
+      if (!chunk) throw badRequest('Video chunk is required');
+      if (chunk.size === 0) throw badRequest('Video chunk is empty');
+      const isLast = parseFields(uploadChunkFields, form.fields).isLastChunk;
+      // Everything the last chunk carries is checked before the chunk is recorded.
+      const fields = isLast ? parseFields(lastChunkFields, form.fields) : undefined;
+      const meta = fields && { ...fields, privacy: privacyChange(fields, 'private') ?? { privacy: 'private' as const, publishAt: null } };
+      const image = isLast ? form.files.image : undefined;
+      const thumbnail = image ? await prepareThumbnail(image.path) : undefined;
 
-    const existing = await this.sessions.find(userId, q.uniqueId);
-    if (existing && existing.total_chunks !== q.totalChunks) {
-      throw badRequest(`totalChunks does not match this upload (${existing.total_chunks})`);
+      const admitted = await this.admit(userId, q, key, chunk.size);
+      recorded = true;
+      // A retried chunk's earlier object is no longer named by any row.
+      if (admitted.replacedKey) await this.ctx.storage.delete(admitted.replacedKey);
+      const status: UploadStatus = { uniqueId: q.uniqueId, totalChunks: q.totalChunks, receivedChunks: admitted.received, receivedBytes: admitted.receivedBytes };
+      if (!isLast) return { status };
+      return { videoId: await this.finalize(userId, q, status, meta!, thumbnail) };
+    } finally {
+      await form?.cleanup();
+      if (written && !recorded) await this.ctx.storage.delete(key);
     }
-    if (!(await this.admit(userId, q, chunk.path, chunk.size))) {
-      await this.discard(userId, q.uniqueId);
-      throw tooLarge(this.ctx.config.limits.videoMb);
-    }
-    const status = await this.status(userId, q.uniqueId);
-    if (!isLast) return { status };
+  }
 
-    // Chunks are admitted one at a time per account, so a session holds one numbering only.
+  /** Records the chunk within its bounds (ADR 005, one statement: ADR 018), or throws why it cannot be. */
+  private async admit(userId: string, q: UploadQuery, key: string, size: number) {
+    const { limits, uploadSessionTtlHours } = this.ctx.config;
+    const wait = `Finish one, or wait until it expires ${uploadSessionTtlHours} hours after its last chunk`;
+    const record = { userId, uniqueId: q.uniqueId, totalChunks: q.totalChunks, chunkNumber: q.chunkNumber, size, objectKey: key };
+    const bounds = { sessionBytes: limits.videoMb * MB, heldBytes: limits.uploadsHeldMb * MB, openSessions: limits.openUploads };
+    const admitted = await this.sessions.admit(record, bounds);
+    switch (admitted.outcome) {
+      case 'ok':
+        break;
+      case 'finalizing':
+        throw conflict(ALREADY_FINISHING);
+      case 'total_mismatch':
+        throw badRequest(`totalChunks does not match this upload (${admitted.totalChunks})`);
+      case 'numbering': {
+        const first = firstChunkOf(admitted.received, q.totalChunks)!;
+        throw badRequest(`This upload numbers its chunks from ${first} to ${first + q.totalChunks - 1}`);
+      }
+      case 'too_many_open':
+        throw tooMany(`You have ${admitted.openSessions} unfinished uploads, the most allowed. ${wait}, before starting another.`, {
+          openUploads: admitted.openSessions,
+          limit: limits.openUploads,
+        });
+      case 'too_much_held':
+        throw tooMany(`Your unfinished uploads would hold more than ${limits.uploadsHeldMb} MB, the most allowed. ${wait}, before sending more.`, {
+          heldBytes: admitted.heldBytes,
+          limitMb: limits.uploadsHeldMb,
+        });
+      case 'too_large':
+        await this.discard(userId, q.uniqueId);
+        throw tooLarge(limits.videoMb);
+    }
+    // A new upload is refused when even its smallest possible size is over a quota (and removed: it held only this chunk).
+    if (admitted.created) {
+      try {
+        await this.quota.check(userId, QuotaService.leastBytes(q.totalChunks));
+      } catch (err) {
+        await this.discard(userId, q.uniqueId);
+        throw err;
+      }
+    }
+    return admitted;
+  }
+
+  /** The last chunk: every chunk must be there; one request at a time assembles the video. */
+  private async finalize(userId: string, q: UploadQuery, status: UploadStatus, meta: FinishMeta, thumbnail: EncodedImage | undefined): Promise<string> {
+    // The session holds one numbering only (the admission refuses the other).
     const missing = missingChunks(status.receivedChunks, q.totalChunks);
     if (missing.length > 0) {
       throw new ApiError(400, `Missing chunks: ${missing.join(', ')}`, { missingChunks: missing, ...status });
     }
-    if (!(await this.sessions.claimFinalize(userId, q.uniqueId))) throw conflict('This upload is already being finished');
+    // Under the account's lock, as admissions: a chunk is either recorded before the claim (and
+    // assembled) or refused after it, never replaced while the assembly reads it.
+    const claimed = await this.ctx.db.transaction(async (tx) => {
+      const sessions = new UploadsRepository(tx);
+      await sessions.lockOwner(userId);
+      return sessions.claimFinalize(userId, q.uniqueId);
+    });
+    if (!claimed) throw conflict(ALREADY_FINISHING);
     try {
-      const parts = chunkNumbers(firstChunkOf(status.receivedChunks, q.totalChunks)!, q.totalChunks);
-      const videoId = await this.finish(userId, q, parts, meta!, thumbnail);
-      return { videoId };
+      return await this.finish(userId, q, meta, thumbnail);
     } catch (err) {
-      await this.sessions.releaseFinalize(userId, q.uniqueId);
+      // Over a quota, the upload cannot become a video: its chunks go. Otherwise it may be retried.
+      if (err instanceof QuotaExceeded) await this.discard(userId, q.uniqueId);
+      else await this.sessions.releaseFinalize(userId, q.uniqueId);
       throw err;
     }
   }
 
   /**
-   * Stores the chunk within the bounds: the numbering the session already shows (400), the video
-   * size for this upload (false when over it), and per account the open uploads and the bytes they
-   * hold together (429). One account's chunks are admitted one at a time, so parallel requests
-   * cannot all pass the same check.
+   * The session's chunks joined in file order from the storage into a local file (the probe and the
+   * box check read it), or a 400 (saying why) after removing the whole session when they cannot become a video.
    */
-  private async admit(userId: string, q: UploadQuery, file: string, size: number): Promise<boolean> {
-    const { limits, uploadSessionTtlHours } = this.ctx.config;
-    const wait = `Finish one, or wait until it expires ${uploadSessionTtlHours} hours after its last chunk`;
-    return this.ctx.db.transaction(async (tx) => {
-      const sessions = new UploadsRepository(tx);
-      await sessions.lockOwner(userId);
-      const held = (await sessions.chunks(userId, q.uniqueId)).map((c) => c.chunk_number);
-      if (!fitsNumbering(q.chunkNumber, held, q.totalChunks)) {
-        const first = firstChunkOf(held, q.totalChunks)!;
-        throw badRequest(`This upload numbers its chunks from ${first} to ${first + q.totalChunks - 1}`);
-      }
-      const usage = await sessions.usage(userId, q.uniqueId, q.chunkNumber);
-      if (!usage.sessionExists && usage.openSessions >= limits.openUploads) {
-        throw tooMany(`You have ${usage.openSessions} unfinished uploads, the most allowed. ${wait}, before starting another.`, {
-          openUploads: usage.openSessions,
-          limit: limits.openUploads,
-        });
-      }
-      if (usage.sessionBytes + size > limits.videoMb * MB) return false;
-      if (usage.heldBytes + size > limits.uploadsHeldMb * MB) {
-        throw tooMany(`Your unfinished uploads would hold more than ${limits.uploadsHeldMb} MB, the most allowed. ${wait}, before sending more.`, {
-          heldBytes: usage.heldBytes,
-          limitMb: limits.uploadsHeldMb,
-        });
-      }
-      await sessions.open(userId, q.uniqueId, q.totalChunks);
-      const dir = this.dir(userId, q.uniqueId);
-      await mkdir(dir, { recursive: true });
-      // rename is atomic: a retried or duplicated chunk replaces the file whole, never half-written.
-      await rename(file, path.join(dir, `${q.chunkNumber}.part`));
-      await sessions.addChunk(userId, q.uniqueId, q.chunkNumber, size);
-      return true;
-    });
-  }
-
-  /** The chunks `parts` joined in order, or a 400 (saying why) after removing the whole session when they cannot become a video. */
-  private async assembleAndProbe(userId: string, q: UploadQuery, parts: number[]): Promise<{ file: string; probe: ProbeResult }> {
-    const dir = this.dir(userId, q.uniqueId);
-    const file = path.join(dir, 'assembled');
-    const out = createWriteStream(file);
-    for (const n of parts) {
-      await pipeline(createReadStream(path.join(dir, `${n}.part`)), out, { end: false });
-    }
-    out.end();
-    await finished(out);
+  private async assembleAndProbe(userId: string, q: UploadQuery, file: string): Promise<ProbeResult> {
+    const chunks = await this.sessions.chunks(userId, q.uniqueId);
+    await mkdir(path.dirname(file), { recursive: true });
+    // One write stream for all chunks: reads and writes overlap (a write waits only on a full buffer).
+    const out = createWriteStream(file, { highWaterMark: 4 * MB });
     try {
-      const probed = await this.ctx.media.inspect(file);
+      for (const c of chunks) {
+        for await (const piece of await this.ctx.storage.getStream(c.object_key)) {
+          if (!out.write(piece)) await once(out, 'drain');
+        }
+      }
+    } finally {
+      out.end();
+      await finished(out);
+    }
+    try {
+      // The admin's limit (instance settings; MAX_VIDEO_MINUTES until they change it).
+      const probed = await this.ctx.media.inspect(file, (await this.ctx.settings.get()).maxVideoMinutes * 60);
       // The demuxer accepts a cut-off mp4 whose index comes first; its boxes tell.
       if (isMp4Family(probed)) await this.checkBoxes(file);
-      return { file, probe: probed };
+      return probed;
     } catch (err) {
       if (err instanceof ProbeError) {
         await this.discard(userId, q.uniqueId);
@@ -187,17 +241,31 @@ export class UploadsService {
   private async finish(
     userId: string,
     q: UploadQuery,
-    parts: number[],
-    meta: z.infer<typeof lastChunkFields>,
+    meta: FinishMeta,
     thumbnail: EncodedImage | undefined,
   ): Promise<string> {
-    const { file, probe: probed } = await this.assembleAndProbe(userId, q, parts);
+    const file = path.join(this.ctx.config.dataDir, 'tmp', `assemble-${newId()}`);
+    try {
+      return await this.finishFrom(file, userId, q, meta, thumbnail);
+    } finally {
+      await rm(file, { force: true });
+    }
+  }
+
+  private async finishFrom(file: string, userId: string, q: UploadQuery, meta: FinishMeta, thumbnail: EncodedImage | undefined): Promise<string> {
+    const probed = await this.assembleAndProbe(userId, q, file);
+    const sourceBytes = (await stat(file)).size;
+    await this.quota.check(userId, sourceBytes);
     const id = newId();
     const sourceKey = originalKey(id);
     try {
       await this.ctx.storage.putFile(sourceKey, file);
       const thumbnailKey = thumbnail ? await storeThumbnail(this.ctx.storage, id, thumbnail) : null;
+      const { commentsEnabledByDefault } = await this.ctx.settings.get();
       await this.ctx.db.transaction(async (tx) => {
+        // Again under the account's lock: two uploads finishing at once cannot both pass.
+        await new UploadsRepository(tx).lockOwner(userId);
+        await this.quota.check(userId, sourceBytes, tx);
         await new VideosRepository(tx).insert({
           id,
           ownerId: userId,
@@ -206,12 +274,21 @@ export class UploadsService {
           duration: probed.durationSeconds,
           width: probed.width,
           height: probed.height,
-          isPublished: false,
+          privacy: meta.privacy.privacy,
+          publishAt: meta.privacy.publishAt,
+          downloadsEnabled: meta.downloadsEnabled ?? false,
+          commentsEnabled: commentsEnabledByDefault,
           status: 'processing',
           sourceKey,
           thumbnailKey,
+          sourceBytes,
+          thumbnailBytes: thumbnail?.body.length ?? 0,
         });
         await new JobsRepository(tx).enqueue(TRANSCODE_QUEUE, { videoId: id }, { ownerId: userId });
+        await schedulePublication(tx, { id, ownerId: userId }, meta.privacy.publishAt);
+        const usage = new StorageUsageRepository(tx);
+        await usage.recordUpload(userId, sourceBytes);
+        await usage.recount(userId);
       });
     } catch (err) {
       for (const prefix of videoPrefixes(id)) await this.ctx.storage.deletePrefix(prefix);
@@ -223,13 +300,13 @@ export class UploadsService {
 
   private async discard(userId: string, uniqueId: string): Promise<void> {
     await this.sessions.remove(userId, uniqueId);
-    await rm(this.dir(userId, uniqueId), { recursive: true, force: true });
+    await this.ctx.storage.deletePrefix(uploadPrefix(userId, uniqueId));
   }
 
-  /** Removes sessions idle past UPLOAD_SESSION_TTL_HOURS and their chunk files (run by the worker). */
+  /** Removes sessions idle past UPLOAD_SESSION_TTL_HOURS and their chunk objects (run by the worker), a batch per turn. */
   async sweepExpired(): Promise<number> {
-    const gone = await this.sessions.removeIdle(this.ctx.config.uploadSessionTtlHours);
-    for (const s of gone) await rm(this.dir(s.user_id, s.unique_id), { recursive: true, force: true });
+    const gone = await this.sessions.removeIdle(this.ctx.config.uploadSessionTtlHours, SWEEP_BATCH);
+    for (const s of gone) await this.ctx.storage.deletePrefix(uploadPrefix(s.user_id, s.unique_id));
     return gone.length;
   }
 

@@ -9,7 +9,7 @@ import { NOT_A_VIDEO } from '@glimpse/media';
 import { queryRows } from '../../db/client.ts';
 import { createWorker } from '../../jobs/create-worker.ts';
 import type { LocalStorage } from '../../storage/local-storage.ts';
-import { originalKey } from '../../storage/media-keys.ts';
+import { originalKey, uploadPrefix } from '../../storage/media-keys.ts';
 import {
   bearer,
   bootPersistentApp,
@@ -47,7 +47,7 @@ const mediaFiles = async (ctx = t.ctx) => {
   const root = (ctx.storage as LocalStorage).root;
   return existsSync(root) ? (await readdir(root, { recursive: true })).filter((f) => f.includes('.')) : [];
 };
-const uploadDir = (userId: string, uniqueId: string) => path.join(t.dataDir, 'uploads', userId, uniqueId);
+const uploadDir = (userId: string, uniqueId: string) => path.join((t.ctx.storage as LocalStorage).root, uploadPrefix(userId, uniqueId));
 const probeJson = (file: string) => testMedia.engine.probe(file) as Promise<{ streams: { codec_type: string; codec_name: string; width?: number; height?: number }[]; format: { duration: string } }>;
 
 describe('POST /videos (chunk upload): bad input', () => {
@@ -286,7 +286,10 @@ describe('upload -> transcode -> playback', () => {
     expect((await t.app.inject({ method: 'GET', url: `/api/v1/videos/${id}` })).statusCode).toBe(404);
 
     const log = memoryLog();
-    expect(await createWorker(t.ctx, log).drain()).toBe(1);
+    // The transcode, then the fan-out telling its owner the video is ready.
+    expect(await createWorker(t.ctx, log).drain()).toBe(2);
+    const told = (await t.app.inject({ method: 'GET', url: '/api/v1/notifications', headers: auth })).json().data.notifications;
+    expect(told).toMatchObject([{ type: 'videoProcessed', subject: { videoId: id, videoTitle: 'Test pattern', outcome: 'ready' } }]);
     const ready = (await t.app.inject({ method: 'GET', url: `/api/v1/videos/${id}`, headers: auth })).json().data.video;
     expect(ready).toMatchObject({
       status: 'ready',
@@ -342,7 +345,9 @@ describe('upload -> transcode -> playback', () => {
     await t.app.inject({ method: 'PATCH', url: `/api/v1/videos/${id}/publish`, headers: auth, payload: { isPublished: true } });
     const home = (await t.app.inject({ method: 'GET', url: '/api/v1/videos?query=pattern' })).json().data.data;
     expect(home.map((v: { _id: string }) => v._id)).toEqual([id]);
-    expect((await t.app.inject({ method: 'GET', url: home[0].videoFile.url })).headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    // The master playlist is built per request (caption renditions may change), so it is revalidated; segments never change.
+    expect((await t.app.inject({ method: 'GET', url: home[0].videoFile.url })).headers['cache-control']).toBe('public, no-cache');
+    expect((await t.app.inject({ method: 'GET', url: home[0].videoFile.url.replace('master.m3u8', '240p/seg_00000.m4s') })).headers['cache-control']).toBe('public, max-age=31536000, immutable');
 
     expect((await t.app.inject({ method: 'DELETE', url: `/api/v1/videos/${id}`, headers: auth })).statusCode).toBe(200);
     expect(existsSync(storage.pathOf(`videos/${id}`))).toBe(false);

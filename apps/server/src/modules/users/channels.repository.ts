@@ -1,7 +1,8 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { subscriptions, users, videos } from '../../db/schema.ts';
-import { videoVisibleTo } from '../videos/video-cards.repository.ts';
+import { accountVisibleTo } from '../moderation/content-state.ts';
+import { videoListedTo } from '../videos/video-cards.repository.ts';
 
 /** A user as a channel object shows them (see toChannel); `email` is sent only to its owner. */
 export interface ChannelRow {
@@ -22,7 +23,7 @@ export interface ChannelRow {
  * subscribes, as correlated subqueries, so any query that has `users` in scope can embed a channel.
  */
 export function channelColumns(viewerId: string | null) {
-  const videoCount = sql<number>`(SELECT count(*) FROM ${videos} WHERE ${and(eq(videos.ownerId, users.id), videoVisibleTo(null))})`;
+  const videoCount = sql<number>`(SELECT count(*) FROM ${videos} WHERE ${and(eq(videos.ownerId, users.id), videoListedTo(null))})`;
   const isSubscribed = viewerId
     ? sql<boolean>`EXISTS (SELECT 1 FROM ${subscriptions} WHERE ${and(eq(subscriptions.channelId, users.id), eq(subscriptions.subscriberId, viewerId))})`
     : sql<boolean>`false`;
@@ -44,7 +45,9 @@ export class ChannelsRepository {
   constructor(private readonly db: Executor) {}
 
   async findByUserName(userName: string, viewerId: string | null): Promise<ChannelRow | undefined> {
-    const [row] = await this.db.select(channelColumns(viewerId)).from(users).where(eq(users.userName, userName)).limit(1);
+    const [row] = await this.db.select(channelColumns(viewerId)).from(users)
+      .where(and(eq(users.userName, userName), accountVisibleTo(users.id, viewerId)))
+      .limit(1);
     return row;
   }
 }

@@ -70,6 +70,17 @@ describe('can()', () => {
     expect(can({ role: 'moderator' }, 'administer')).toBe(true);
     expect(can({ role: 'admin' }, 'administer')).toBe(true);
   });
+
+  it('lets staff moderate and only admins configure the instance or delete accounts', () => {
+    expect(can({ role: 'user' }, 'moderate')).toBe(false);
+    expect(can({ role: 'moderator' }, 'moderate')).toBe(true);
+    for (const action of ['configure', 'deleteAccounts'] as const) {
+      expect(can(null, action)).toBe(false);
+      expect(can({ role: 'user' }, action)).toBe(false);
+      expect(can({ role: 'moderator' }, action)).toBe(false);
+      expect(can({ role: 'admin' }, action)).toBe(true);
+    }
+  });
 });
 
 describe('the role in the user object', () => {

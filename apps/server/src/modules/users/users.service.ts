@@ -58,14 +58,23 @@ export class UsersService {
    * token cannot be used to guess the password. A right password clears the count.
    */
   async changePassword(userId: string, curPassword: string, newPassword: string, keepRefreshToken?: string): Promise<void> {
-    const user = await this.account(userId);
-    const attempts = `password-change ${userId}`;
-    await this.countAttempt(attempts);
-    if (!(await verifyPassword(user.passwordHash, curPassword))) throw badRequest(messages.curPasswordWrong);
-    await this.rateLimits.reset(attempts);
+    await this.checkPassword(userId, curPassword, messages.curPasswordWrong);
     if (curPassword === newPassword) throw badRequest(messages.samePassword);
     await this.users.update(userId, { passwordHash: await hashPassword(newPassword) });
     await this.sessions.revokeOthers(userId, keepRefreshToken);
+  }
+
+  /**
+   * The account's own password, before a change only its owner may make (new password, deletion):
+   * a wrong one is a 400 with `wrongMessage`, and attempts count per account (429 past the limit).
+   */
+  async checkPassword(userId: string, password: string, wrongMessage: string): Promise<UserRow> {
+    const user = await this.account(userId);
+    const attempts = `password-change ${userId}`;
+    await this.countAttempt(attempts);
+    if (!(await verifyPassword(user.passwordHash, password))) throw badRequest(wrongMessage);
+    await this.rateLimits.reset(attempts);
+    return user;
   }
 
   /** 429 once a key has used up RATE_LIMIT_PASSWORD_CHANGE attempts in the window. */

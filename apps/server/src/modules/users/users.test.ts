@@ -292,7 +292,7 @@ describe('GET /users/channel/:userName', () => {
     await t.ctx.db.update(users).set({ subscriberCount: 1 }).where(eq(users.id, owner.id));
     await createVideo(t.ctx, owner);
     await createVideo(t.ctx, owner);
-    await createVideo(t.ctx, owner, { isPublished: false });
+    await createVideo(t.ctx, owner, { privacy: 'private' });
     await createVideo(t.ctx, owner, { status: 'processing' });
     await createVideo(t.ctx, fan);
 

@@ -2,8 +2,9 @@ import { and, desc, isNotNull, sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Executor } from '../../db/client.ts';
 import { users } from '../../db/schema.ts';
 import type { CursorValue } from '../../lib/pagination.ts';
+import { accountVisibleTo } from '../moderation/content-state.ts';
 import { channelColumns, type ChannelRow } from '../users/channels.repository.ts';
-import { publicTokenOfV, visibleTo } from './videos.repository.ts';
+import { listedTo, publicTokenOfV } from './videos.repository.ts';
 
 export type ChannelHit = ChannelRow & { rank: number };
 
@@ -39,9 +40,39 @@ function paging(p: Page, rank: SQL, idCol: SQL): { where: SQL; tail: SQL } {
     : { where: sql`true`, tail: sql`LIMIT ${p.limit + 1} OFFSET ${p.offset}` };
 }
 
-/** Channels and playlists found by name, with trigram similarity for typos. */
+/** A query word is corrected to the nearest catalogue word at least this similar (pg_trgm similarity). */
+export const MIN_WORD_SIMILARITY = 0.4;
+/** Words shorter than this are never corrected: too many real words lie one letter away. */
+const MIN_CORRECTED_LENGTH = 4;
+/** A query's words, as migration 1000's search_words_of splits titles and descriptions. */
+const WORD = /\p{L}+/gu;
+
+/** Channels and playlists found by name, with trigram similarity for typos; query words corrected against the catalogue's. */
 export class SearchRepository {
   constructor(private readonly db: Executor) {}
+
+  /**
+   * The query with each word the catalogue does not hold replaced by the nearest word it does
+   * (search_words' trigram index: one probe per word, whatever the catalogue's size),
+   * or undefined when no word needed or found a correction (ADR 016).
+   */
+  async corrected(query: string): Promise<string | undefined> {
+    const terms = [...new Set(query.toLowerCase().match(WORD) ?? [])].filter((w) => w.length >= MIN_CORRECTED_LENGTH && w.length <= 40);
+    if (terms.length === 0) return undefined;
+    const fixes = await queryRows<{ term: string; word: string }>(
+      this.db,
+      sql`WITH unknown AS MATERIALIZED (
+            SELECT term FROM unnest(string_to_array(${terms.join(' ')}, ' ')) AS t(term)
+            WHERE NOT EXISTS (SELECT 1 FROM search_words e WHERE e.word = t.term)
+          )
+          SELECT t.term, n.word FROM unknown t
+          CROSS JOIN LATERAL (SELECT w.word FROM search_words w WHERE w.word % t.term ORDER BY w.word <-> t.term LIMIT 1) n
+          WHERE similarity(n.word, t.term) >= ${MIN_WORD_SIMILARITY}`,
+    );
+    if (fixes.length === 0) return undefined;
+    const fix = new Map(fixes.map((f) => [f.term, f.word]));
+    return query.replace(WORD, (w) => fix.get(w.toLowerCase()) ?? w);
+  }
 
   /** Without a query, the most subscribed channels come first. Accounts that never verified their email are not listed. */
   async channels(p: Page): Promise<ChannelHit[]> {
@@ -55,7 +86,7 @@ export class SearchRepository {
     return this.db
       .select({ ...channelColumns(p.viewerId), rank: rank.mapWith(Number) })
       .from(users)
-      .where(and(isNotNull(users.emailVerifiedAt), match, paging(p, rank, sql`${users.id}`).where))
+      .where(and(isNotNull(users.emailVerifiedAt), accountVisibleTo(users.id, null), match, paging(p, rank, sql`${users.id}`).where))
       .orderBy(desc(rank), desc(users.id))
       .limit(p.limit + 1)
       .offset(p.cursor ? 0 : p.offset);
@@ -67,7 +98,7 @@ export class SearchRepository {
     const rank = q ? sql`word_similarity(${q}, lower(pl.name))::float8` : sql`extract(epoch FROM pl.updated_at)::float8`;
     const match = q ? sql`(${q} <% lower(pl.name) OR strpos(lower(pl.name), ${q}) > 0)` : sql`true`;
     const page = paging(p, rank, sql`pl.id`);
-    const visible = visibleTo(p.viewerId);
+    const visible = listedTo(p.viewerId);
     return queryRows<PlaylistHit>(
       this.db,
       sql`SELECT pl.id, pl.name, pl.description, pl.created_at, pl.updated_at,
@@ -81,7 +112,7 @@ export class SearchRepository {
             SELECT v.id, v.thumbnail_key, ${publicTokenOfV} AS public_token FROM playlist_videos pv JOIN videos v ON v.id = pv.video_id
             WHERE pv.playlist_id = pl.id AND ${visible} ORDER BY pv.position, pv.added_at LIMIT 1
           ) fv ON true
-          WHERE ${match} AND ${page.where}
+          WHERE ${match} AND ${accountVisibleTo(sql.raw('u.id'), p.viewerId)} AND ${page.where}
           ORDER BY ${rank} DESC, pl.id DESC ${page.tail}`,
     );
   }

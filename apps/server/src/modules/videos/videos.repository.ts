@@ -1,11 +1,11 @@
 import { and, eq, sql, type SQL } from 'drizzle-orm';
-import { DURATION_EDGES } from '@glimpse/contract';
+import { DURATION_EDGES, type VideoPrivacy } from '@glimpse/contract';
 import { queryRows, type Executor } from '../../db/client.ts';
 import { videos } from '../../db/schema.ts';
 import { badRequest } from '../../lib/errors.ts';
 import { isUuid } from '../../lib/ids.ts';
 import type { CursorValue } from '../../lib/pagination.ts';
-import { publicMediaToken, videoVisibility } from './video-cards.repository.ts';
+import { publicMediaToken, videoListedTo, videoListedVisibility, videoVisibility } from './video-cards.repository.ts';
 
 export type VideoTableRow = typeof videos.$inferSelect;
 
@@ -21,7 +21,10 @@ export interface VideoRow {
   likes: number;
   dislikes: number;
   comments_count: number;
-  is_published: boolean;
+  comments_enabled: boolean;
+  privacy: VideoPrivacy;
+  publish_at: Date | string | null;
+  downloads_enabled: boolean;
   status: 'processing' | 'ready' | 'failed';
   progress: number;
   failure_reason: string | null;
@@ -29,8 +32,15 @@ export interface VideoRow {
   thumbnail_key: string | null;
   hls_key: string | null;
   storyboard_key: string | null;
+  renditions: string[];
+  renditions_ready: string[];
   /** The media token while the video is public, else null (`publicMediaToken`). */
   public_token: string | null;
+  taken_down_at: Date | string | null;
+  takedown_reason: string | null;
+  appeal_text: string | null;
+  appealed_at: Date | string | null;
+  appeal_closed_at: Date | string | null;
   created_at: Date | string;
   updated_at: Date | string;
   /** created_at as full-precision text: a cursor key must not lose microseconds. */
@@ -42,6 +52,8 @@ export interface VideoRow {
   owner_subscribers: number;
   like_status: number;
   is_subscribed: boolean;
+  /** The video's caption tracks (migration 0810), by language. */
+  captions: { lang: string; label: string; storageKey: string }[] | null;
   /** Sort key of relevance searches. */
   rank?: number;
   watched_at?: Date | string;
@@ -54,6 +66,8 @@ export type VideoSort = 'views' | 'uploadDate' | 'relevance';
 export interface VideoListFilter {
   viewerId: string | null;
   query?: string;
+  /** The query with misspelled words corrected (SearchRepository.corrected), when any was. */
+  corrected?: string;
   duration?: 'any' | 'short' | 'medium' | 'long';
   uploadDate?: 'anytime' | 'today' | 'thisWeek' | 'thisMonth' | 'thisYear';
   sort: VideoSort;
@@ -69,22 +83,27 @@ const uuidOrNull = (id: string | null) => sql`${id}::uuid`;
 export function videoSelect(viewerId: string | null): SQL {
   const viewer = uuidOrNull(viewerId);
   return sql`SELECT v.id, v.title, v.description, v.duration, v.width, v.height, v.views::float8 AS views, v.likes, v.dislikes,
-      v.comments_count, v.is_published, v.status, v.progress::float8 AS progress, v.failure_reason, v.source_key, v.thumbnail_key,
-      v.hls_key, v.storyboard_key, ${publicTokenOfV} AS public_token, v.created_at, v.updated_at, v.created_at::text AS created_key,
+      v.comments_count, v.comments_enabled, v.privacy, v.publish_at, v.downloads_enabled, v.status, v.progress::float8 AS progress, v.failure_reason, v.source_key, v.thumbnail_key,
+      v.hls_key, v.storyboard_key, v.renditions, v.renditions_ready, ${publicTokenOfV} AS public_token, v.taken_down_at, v.takedown_reason, v.appeal_text, v.appealed_at,
+      v.appeal_closed_at, v.created_at, v.updated_at, v.created_at::text AS created_key,
       u.id AS owner_id, u.user_name AS owner_user_name, u.full_name AS owner_full_name, u.avatar_key AS owner_avatar_key,
       u.subscriber_count AS owner_subscribers,
       COALESCE((SELECT l.value FROM likes l WHERE l.video_id = v.id AND l.user_id = ${viewer}), 0)::int AS like_status,
-      EXISTS (SELECT 1 FROM subscriptions s WHERE s.channel_id = v.owner_id AND s.subscriber_id = ${viewer}) AS is_subscribed`;
+      EXISTS (SELECT 1 FROM subscriptions s WHERE s.channel_id = v.owner_id AND s.subscriber_id = ${viewer}) AS is_subscribed,
+      (SELECT json_agg(json_build_object('lang', c.lang, 'label', c.label, 'storageKey', c.storage_key) ORDER BY c.lang)
+         FROM video_captions c WHERE c.video_id = v.id) AS captions`;
 }
 
 /** The visibility rule over the alias `v` of this file's raw SQL. */
 const aliasV = {
-  isPublished: sql.raw('v.is_published'),
+  privacy: sql.raw('v.privacy'),
   status: sql.raw('v.status'),
   ownerId: sql.raw('v.owner_id'),
+  takenDownAt: sql.raw('v.taken_down_at'),
   mediaToken: sql.raw('v.media_token'),
 };
-export const visibleTo = (viewerId: string | null): SQL => videoVisibility(aliasV, viewerId);
+export const visibleTo = (viewerId: string | null, staff = false): SQL => videoVisibility(aliasV, viewerId, staff);
+export const listedTo = (viewerId: string | null): SQL => videoListedVisibility(aliasV, viewerId);
 export const publicTokenOfV = publicMediaToken(aliasV);
 
 const DATE_WINDOWS = { today: '1 day', thisWeek: '7 days', thisMonth: '1 month', thisYear: '1 year' } as const;
@@ -97,23 +116,49 @@ function durationFilter(d: VideoListFilter['duration']): SQL | undefined {
 }
 
 /**
- * A relevance search scores at most this many matching videos: with a very common word, ranking
- * every match (tens of thousands at 1M videos) would cost far more than the page needs.
+ * A relevance search ranks at most this many matching videos (20 pages of 10), the most viewed
+ * first: with a very common word (in half the catalogue), ranking every match would cost far more
+ * than the page needs, and finding them by the views index costs this many over the word's share.
  */
-export const SEARCH_CANDIDATES = 1000;
-/** Typo matches taken nearest-first (trigram GiST KNN, migration 0400): they rank below exact ones. */
-export const TYPO_CANDIDATES = 100;
+export const SEARCH_CANDIDATES = 200;
 
-/** Full-text match (stemmed, weighted title A / description B) or a typo-tolerant title word match. */
-function textMatch(q: string): { fts: SQL; typo: SQL; where: SQL; rank: SQL } {
-  const tsq = sql`websearch_to_tsquery('english', ${q})`;
+/**
+ * Caption-only matches rank below every title and description match: a full-text rank
+ * (ts_rank of weight D, at most 1) scaled under the smallest of those.
+ */
+const CAPTION_RANK_SCALE = 0.0001;
+
+/**
+ * The relevance of a candidate (ADR 016), highest first:
+ * 1 when the title holds every term, 0.5 more when the text holds the query as a phrase, plus the
+ * weighted full-text rank (title A above description B; scaled into 0..1), kept to 4 decimals.
+ * Below that last decimal, popularity (log of views) and then recency break ties: both are folded
+ * into the one float, so a cursor stays (rank, id).
+ */
+function relevance(tsq: SQL, phrase: SQL): SQL {
+  const text = sql`(CASE WHEN v.title_search @@ ${tsq} THEN 1 ELSE 0 END + CASE WHEN v.search @@ ${phrase} THEN 0.5 ELSE 0 END + ts_rank(v.search, ${tsq}, 32))`;
+  const popularity = sql`floor(1e4 * least(ln(1 + greatest(v.views, 0)) / 30, 0.9999)) / 1e4`;
+  const recency = sql`floor(1e5 * least(greatest(extract(epoch FROM v.created_at), 0) / 1e10, 0.99999)) / 1e5`;
+  return sql`(floor(1e4 * ${text}) / 1e4 + 1e-5 * (${popularity} + 1e-4 * ${recency}))::float8`;
+}
+
+/**
+ * Full-text match (stemmed, weighted title A / description B) or a match in the video's captions
+ * (their own GIN index, migration 0810). `corrected`: the query with misspelled words replaced by
+ * catalogue words (SearchRepository.corrected); a video matches either spelling.
+ */
+function textMatch(q: string, corrected?: string): { tsq: SQL; fts: SQL; captions: SQL; captionRank: SQL; where: SQL; rank: SQL } {
+  const original = sql`websearch_to_tsquery('english', ${q})`;
+  const tsq = corrected ? sql`(websearch_to_tsquery('english', ${corrected}) || ${original})` : original;
   const fts = sql`v.search @@ ${tsq}`;
-  const typo = sql`lower(${q}) <% lower(v.title)`;
+  const captions = sql`c.search @@ ${tsq}`;
   return {
+    tsq,
     fts,
-    typo,
-    where: sql`(${fts} OR ${typo})`,
-    rank: sql`(ts_rank(v.search, ${tsq}) + 0.5 * word_similarity(lower(${q}), lower(v.title)))::float8`,
+    captions,
+    captionRank: sql`(${CAPTION_RANK_SCALE} * max(ts_rank(c.search, ${tsq})))::float8`,
+    where: sql`(${fts} OR EXISTS (SELECT 1 FROM video_captions c WHERE c.video_id = v.id AND ${captions}))`,
+    rank: relevance(tsq, sql`phraseto_tsquery('english', ${corrected ?? q})`),
   };
 }
 
@@ -155,19 +200,19 @@ export class VideosRepository {
     return row;
   }
 
-  /** The video as `viewerId` may see it, or undefined when missing or hidden from them. */
-  async findVisible(id: string, viewerId: string | null): Promise<VideoRow | undefined> {
+  /** The video as `viewerId` may see it (`staff`: private ones too), or undefined when missing or hidden from them. */
+  async findVisible(id: string, viewerId: string | null, staff = false): Promise<VideoRow | undefined> {
     const [row] = await queryRows<VideoRow>(
       this.db,
-      sql`${videoSelect(viewerId)} FROM videos v JOIN users u ON u.id = v.owner_id WHERE v.id = ${id} AND ${visibleTo(viewerId)}`,
+      sql`${videoSelect(viewerId)} FROM videos v JOIN users u ON u.id = v.owner_id WHERE v.id = ${id} AND ${visibleTo(viewerId, staff)}`,
     );
     return row;
   }
 
   /** One page (limit + 1 rows) with each row's cursor key; keyset when a cursor is given, else offset. */
   async list(f: VideoListFilter): Promise<{ rows: VideoRow[]; cursorOf: (r: VideoRow) => CursorValue[] }> {
-    const match = f.query ? textMatch(f.query) : undefined;
-    const conditions: SQL[] = [visibleTo(f.viewerId)];
+    const match = f.query ? textMatch(f.query, f.corrected) : undefined;
+    const conditions: SQL[] = [listedTo(f.viewerId)];
     if (f.ownerId) conditions.push(sql`v.owner_id = ${f.ownerId}`);
     const duration = durationFilter(f.duration);
     if (duration) conditions.push(duration);
@@ -199,11 +244,14 @@ export class VideosRepository {
   }
 
   /**
-   * Relevance search over a capped candidate set: up to SEARCH_CANDIDATES full-text matches
-   * (ranked in the same index scan that finds them), topped up with the TYPO_CANDIDATES titles
-   * nearest by word similarity only when full-text finds fewer. Typo matches score below exact ones anyway. Only
-   * the page's rows are then joined with their owners. Beyond the cap, the order of very common
-   * words' matches is approximate.
+   * Relevance search over a capped candidate set (ADR 016): the SEARCH_CANDIDATES most viewed
+   * videos whose title matches; while the cap leaves room, the most viewed whose description
+   * matches; then caption-only matches. Each part finds its rows through its GIN index or, for a
+   * word in a large share of the catalogue, in views order (title matches: an index-only scan of
+   * migration 1000's covering index); the planner picks from the word's statistics. Only the
+   * candidates are ranked (so the candidate scans read no other column) and only the page's rows
+   * are joined with their owners.
+   * Beyond the cap, less viewed matches of very common words are left out.
    */
   private async search(
     f: VideoListFilter,
@@ -213,16 +261,22 @@ export class VideosRepository {
     const filter = sql.join(conditions, sql` AND `);
     if (f.cursor) checkCursor(f.cursor, ['float8', 'uuid']);
     const after = f.cursor ? sql`WHERE (h.rank, h.id) < (${f.cursor[0]}::float8, ${f.cursor[1]}::uuid)` : sql``;
+    const inTitle = sql`v.title_search @@ ${m.tsq}`;
     const rows = await queryRows<VideoRow>(
       this.db,
-      sql`WITH fts AS (
-            SELECT v.id, ${m.rank} AS rank FROM videos v WHERE ${m.fts} AND ${filter} LIMIT ${SEARCH_CANDIDATES}
-          ), typo AS (
-            SELECT v.id, ${m.rank} AS rank FROM videos v WHERE ${m.typo} AND NOT ${m.fts} AND ${filter}
-            ORDER BY lower(${f.query}) <<-> lower(v.title)
-            LIMIT LEAST(${TYPO_CANDIDATES}, ${SEARCH_CANDIDATES} - (SELECT count(*) FROM fts))
+      sql`WITH titles AS (
+            SELECT v.id FROM videos v WHERE ${inTitle} AND ${filter} ORDER BY v.views DESC LIMIT ${SEARCH_CANDIDATES}
+          ), descriptions AS (
+            SELECT v.id FROM videos v WHERE ${m.fts} AND NOT ${inTitle} AND ${filter} ORDER BY v.views DESC
+            LIMIT ${SEARCH_CANDIDATES} - (SELECT count(*) FROM titles)
+          ), caps AS (
+            SELECT v.id, ${m.captionRank} AS rank FROM video_captions c JOIN videos v ON v.id = c.video_id
+            WHERE ${m.captions} AND NOT ${m.fts} AND ${filter}
+            GROUP BY v.id
+            LIMIT GREATEST(0, ${SEARCH_CANDIDATES} - (SELECT count(*) FROM titles) - (SELECT count(*) FROM descriptions))
           ), hits AS (
-            SELECT * FROM fts UNION ALL SELECT * FROM typo
+            SELECT v.id, ${m.rank} AS rank FROM videos v WHERE v.id IN (SELECT id FROM titles UNION ALL SELECT id FROM descriptions)
+            UNION ALL SELECT * FROM caps
           ), page AS (
             SELECT h.id, h.rank FROM hits h ${after} ORDER BY h.rank DESC, h.id DESC
             LIMIT ${f.limit + 1} ${f.cursor ? sql`` : sql`OFFSET ${f.offset}`}
@@ -244,7 +298,7 @@ export class VideosRepository {
     return queryRows<VideoRow>(
       this.db,
       sql`${videoSelect(viewerId)} FROM videos v JOIN users u ON u.id = v.owner_id
-          WHERE v.is_published AND v.status = 'ready' AND v.id <> ${video.id}
+          WHERE ${listedTo(null)} AND v.id <> ${video.id}
           ORDER BY COALESCE(ts_rank(v.search, ${tsq}), 0) + CASE WHEN v.owner_id = ${video.ownerId} THEN 0.05 ELSE 0 END DESC,
                    v.views DESC, v.id DESC
           LIMIT ${limit}`,
@@ -261,14 +315,52 @@ export class VideosRepository {
   }
 
   /**
-   * Publishes or unpublishes. A change draws a new media token (the column default): URLs handed
-   * out while the video was public stop working once it is hidden, and a new publication gets new ones.
+   * Sets the privacy and the schedule (with other edits in `set`). Entering or leaving `public`
+   * draws a new media token (the column default): URLs handed out while the video was public stop
+   * working once it is not, and a new publication gets new ones.
    */
-  async setPublished(id: string, isPublished: boolean, current: boolean): Promise<void> {
+  async setPrivacy(
+    id: string,
+    change: { privacy: VideoPrivacy; publishAt: Date | null },
+    current: VideoPrivacy,
+    set: Partial<typeof videos.$inferInsert> = {},
+  ): Promise<void> {
+    const newToken = (change.privacy === 'public') !== (current === 'public');
     await this.db
       .update(videos)
-      .set({ isPublished, updatedAt: new Date(), ...(isPublished === current ? {} : { mediaToken: sql`DEFAULT` }) })
+      .set({ ...set, ...change, updatedAt: new Date(), ...(newToken ? { mediaToken: sql`DEFAULT` } : {}) })
       .where(eq(videos.id, id));
+  }
+
+  /**
+   * The scheduled publication, exactly once: only while the row still waits for this very time (a
+   * changed or cancelled schedule leaves the stale job nothing to do). The owner's id when it published.
+   */
+  async publishScheduled(id: string, publishAt: Date): Promise<string | undefined> {
+    const [row] = await this.db
+      .update(videos)
+      .set({ privacy: 'public', publishAt: null, mediaToken: sql`DEFAULT`, updatedAt: new Date() })
+      .where(and(eq(videos.id, id), eq(videos.publishAt, publishAt), eq(videos.privacy, 'private')))
+      .returning({ ownerId: videos.ownerId });
+    return row?.ownerId;
+  }
+
+  /**
+   * Marks the video announced the first time it is listed (public, ready, visible: the one rule):
+   * true then, and the caller tells its subscribers in the same transaction. Never twice.
+   */
+  async announce(id: string): Promise<boolean> {
+    const rows = await queryRows(
+      this.db,
+      sql`UPDATE videos SET announced_at = now() WHERE id = ${id} AND announced_at IS NULL AND ${videoListedTo(null)} RETURNING id`,
+    );
+    return rows.length > 0;
+  }
+
+  /** Whether anyone may find the video in lists now (a fan-out checks again before telling subscribers). */
+  async isListed(id: string): Promise<boolean> {
+    const rows = await this.db.select({ id: videos.id }).from(videos).where(and(eq(videos.id, id), videoListedTo(null)));
+    return rows.length > 0;
   }
 
   /** Locks the row so concurrent edits of one video (two thumbnails at once) queue up. */

@@ -5,17 +5,18 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   pageQuery,
   progressiveFileParam,
+  progressiveFileQuery,
   publishBody,
   userNameParam,
-  videoDescription,
   videoIdParam,
   videoListQuery,
+  videoEditFields,
   videoMessages,
-  videoTitle,
   viewBody,
 } from '@glimpse/contract';
 import type { ModuleOptions } from '../../context.ts';
 import { readMultipart } from '../../lib/multipart.ts';
+import { can } from '../../lib/permissions.ts';
 import { ok } from '../../lib/reply.ts';
 import { requireViewer } from '../../plugins/viewer.ts';
 import { PRIVATE_CACHE } from '../media-access/media-access.service.ts';
@@ -23,7 +24,6 @@ import { sendStored } from '../media-access/send-stored.ts';
 import { parseFields } from './form.ts';
 import { VideosService } from './videos.service.ts';
 
-const editFields = z.object({ title: videoTitle.optional(), description: videoDescription.optional() });
 const LOGIN_TO_EDIT = 'Please login to manage your videos';
 
 export const videosRoutes: FastifyPluginAsyncZod<ModuleOptions> = async (app, { ctx }) => {
@@ -38,7 +38,8 @@ export const videosRoutes: FastifyPluginAsyncZod<ModuleOptions> = async (app, { 
   app.get(
     '/videos/:id',
     { schema: { tags, params: videoIdParam, querystring: z.object({ userId: z.string().optional() }) } },
-    async (request, reply) => ok(reply, { video: await service.get(request.params.id, viewerId(request)) }, 'Video fetched successfully'),
+    async (request, reply) =>
+      ok(reply, { video: await service.get(request.params.id, viewerId(request), can(request.viewer ?? null, 'viewPrivate')) }, 'Video fetched successfully'),
   );
 
   app.get(
@@ -56,14 +57,14 @@ export const videosRoutes: FastifyPluginAsyncZod<ModuleOptions> = async (app, { 
   app.patch('/videos/:id', { schema: { tags, params: videoIdParam, security: [{ bearer: [] }] } }, async (request, reply) => {
     const viewer = requireViewer(request, LOGIN_TO_EDIT);
     if (!request.isMultipart()) {
-      const body = parseFields(editFields, request.body ?? {});
+      const body = parseFields(videoEditFields, request.body ?? {});
       return ok(reply, { video: await service.update(request.params.id, viewer.id, body) }, 'Video updated successfully');
     }
     // Ownership first: a stranger's upload is not even read to disk.
     await service.owned(request.params.id, viewer.id);
     const form = await readMultipart(request, path.join(ctx.config.dataDir, 'tmp'), { image: { limitMb: ctx.config.limits.thumbnailMb } });
     try {
-      const fields = parseFields(editFields, form.fields);
+      const fields = parseFields(videoEditFields, form.fields);
       const video = await service.update(request.params.id, viewer.id, { ...fields, imagePath: form.files.image?.path });
       return ok(reply, { video }, 'Video updated successfully');
     } finally {
@@ -81,13 +82,15 @@ export const videosRoutes: FastifyPluginAsyncZod<ModuleOptions> = async (app, { 
     },
   );
 
-  // Spec §7 `videoFile.publicId`: the progressive mp4 for downloads and players without HLS, to
-  // whoever may see the video. Its URL outlives a change of privacy, so it is never cached publicly.
-  app.get('/videos/video/:file', { schema: { tags, params: progressiveFileParam } }, async (request, reply) => {
-    const file = await service.progressive(request.params.file.slice(0, -'.mp4'.length).toLowerCase(), viewerId(request));
+  // Spec §7 `videoFile.publicId`: the progressive mp4 for players without HLS, to whoever may see
+  // the video (inline). `?download=1` asks for it as an attachment: the owner's, or anyone's when the
+  // owner allows downloads (ADR 013). Its URL outlives a change of privacy, so it is never cached publicly.
+  app.get('/videos/video/:file', { schema: { tags, params: progressiveFileParam, querystring: progressiveFileQuery } }, async (request, reply) => {
+    const download = request.query.download ?? false;
+    const file = await service.progressive(request.params.file.slice(0, -'.mp4'.length).toLowerCase(), viewerId(request), download);
     return sendStored(ctx, request, reply, file.key, {
       'cache-control': PRIVATE_CACHE,
-      'content-disposition': contentDisposition(file.filename, { type: 'inline' }),
+      'content-disposition': contentDisposition(file.filename, { type: download ? 'attachment' : 'inline' }),
     });
   });
 

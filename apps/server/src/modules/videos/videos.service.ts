@@ -1,6 +1,8 @@
 import path from 'node:path';
-import { videoMessages, type PlaylistSummary, type VideoListQuery, type VideoSearchPage } from '@glimpse/contract';
+import { announceVideo } from '../notifications/events.ts';
+import { videoMessages, type PlaylistSummary, type VideoEditFields, type VideoListQuery, type VideoSearchPage } from '@glimpse/contract';
 import type { AppContext } from '../../context.ts';
+import type { Executor } from '../../db/client.ts';
 import { forbidden, notFound } from '../../lib/errors.ts';
 import { decodeCursor, toPage, type CursorValue, type PageInfo } from '../../lib/pagination.ts';
 import { JobsRepository } from '../../jobs/jobs.repository.ts';
@@ -12,8 +14,10 @@ import { UsersRepository } from '../users/users.repository.ts';
 import { SearchRepository, type PlaylistHit } from './search.repository.ts';
 import { replaceFile } from '../../storage/images.ts';
 import { prepareThumbnail, storeThumbnail } from './thumbnail.ts';
+import { privacyChange, schedulePublication, type PrivacyChange } from './privacy.ts';
 import { toVideo } from './videos.presenter.ts';
 import { VideosRepository, type VideoSort, type VideoTableRow } from './videos.repository.ts';
+import { StorageUsageRepository } from '../accounts/storage-usage.repository.ts';
 
 export interface PageArgs {
   page: number;
@@ -72,6 +76,7 @@ export class VideosService {
       ...window,
       viewerId,
       query,
+      corrected: query ? await this.search.corrected(query) : undefined,
       sort: sort === 'relevance' && !query ? 'views' : sort,
       duration: q.duration,
       uploadDate: q.uploadDate,
@@ -91,8 +96,9 @@ export class VideosService {
     return mappedPage('videos', rows, p, cursorOf, (r) => toVideo(this.media, r));
   }
 
-  async get(id: string, viewerId: string | null) {
-    const row = await this.videos.findVisible(id, viewerId);
+  /** `staff`: the viewer may open private videos (permissions' `viewPrivate`). */
+  async get(id: string, viewerId: string | null, staff = false) {
+    const row = await this.videos.findVisible(id, viewerId, staff);
     if (!row) throw notFound(videoMessages.notFound);
     return toVideo(this.media, row);
   }
@@ -123,17 +129,21 @@ export class VideosService {
     return row;
   }
 
-  /** The uploaded original, for its owner only (404 without the video, 403 for anyone else). */
   /**
-   * The progressive mp4 (at most 720p) of a video the viewer may see: downloads and players
-   * without HLS. The same visibility rule as the video itself.
+   * The progressive mp4 (at most 720p) of a video the viewer may see: players without HLS (spec
+   * clients play `videoFile.publicId`). The same visibility rule as the video itself. As a
+   * `download`, only for the owner or when the owner allows downloads (403).
    */
-  async progressive(id: string, viewerId: string | null): Promise<{ key: string; filename: string }> {
-    if (!(await this.videos.findVisible(id, viewerId))) throw notFound(videoMessages.notFound);
+  async progressive(id: string, viewerId: string | null, download: boolean): Promise<{ key: string; filename: string }> {
+    const visible = await this.videos.findVisible(id, viewerId);
+    if (!visible) throw notFound(videoMessages.notFound);
+    if (download && !visible.downloads_enabled && visible.owner_id !== viewerId) throw forbidden(videoMessages.downloadsOff);
     const row = await this.videos.findRow(id);
     if (!row?.progressiveKey) throw notFound(videoMessages.progressiveMissing);
     return { key: row.progressiveKey, filename: `${row.title}.mp4` };
   }
+
+  /** The uploaded original, for its owner only (404 without the video, 403 for anyone else). */
 
   async original(id: string, viewerId: string): Promise<{ key: string; filename: string }> {
     const row = await this.videos.findRow(id);
@@ -143,40 +153,61 @@ export class VideosService {
     return { key: row.sourceKey, filename: `${row.title}${path.extname(row.sourceKey)}` };
   }
 
-  async update(id: string, viewerId: string, change: { title?: string; description?: string; imagePath?: string }) {
+  async update(id: string, viewerId: string, change: VideoEditFields & { imagePath?: string }) {
     const row = await this.owned(id, viewerId);
     const thumbnail = change.imagePath ? await prepareThumbnail(change.imagePath) : undefined;
     const set: Partial<VideoTableRow> = {};
     if (change.title !== undefined && change.title !== row.title) set.title = change.title;
     if (change.description !== undefined && change.description !== row.description) set.description = change.description;
+    if (change.commentsEnabled !== undefined && change.commentsEnabled !== row.commentsEnabled) set.commentsEnabled = change.commentsEnabled;
+    if (change.downloadsEnabled !== undefined && change.downloadsEnabled !== row.downloadsEnabled) set.downloadsEnabled = change.downloadsEnabled;
+    const privacy = privacyChange(change, row.privacy);
+    if (privacy) await this.setPrivacy(row, privacy, set);
     if (thumbnail) {
       const thumbnailKey = await storeThumbnail(this.ctx.storage, id, thumbnail);
       const updated = await replaceFile(this.ctx.storage, this.ctx.db, thumbnailKey, async (tx) => {
         const videos = new VideosRepository(tx);
         const locked = await videos.lock(id);
         if (!locked) return undefined;
-        await videos.update(id, { ...set, thumbnailKey });
+        await videos.update(id, { ...set, thumbnailKey, thumbnailBytes: thumbnail.body.length });
+        await new StorageUsageRepository(tx).recount(locked.ownerId);
         return { oldKey: locked.thumbnailKey, result: true };
       });
       if (!updated) throw notFound(videoMessages.notFound);
-    } else if (Object.keys(set).length > 0) {
+    } else if (!privacy && Object.keys(set).length > 0) {
       await this.videos.update(id, set);
     }
     return this.get(id, viewerId);
   }
 
+  /** The spec's publish switch: true is public, false is private (either drops a schedule); without a value it flips. */
   async publish(id: string, viewerId: string, isPublished: boolean | undefined) {
     const row = await this.owned(id, viewerId);
-    await this.videos.setPublished(id, isPublished ?? !row.isPublished, row.isPublished);
+    const publish = isPublished ?? row.privacy !== 'public';
+    await this.setPrivacy(row, { privacy: publish ? 'public' : 'private', publishAt: null });
     return this.get(id, viewerId);
   }
 
-  /** Rows cascade (comments, likes, playlist entries, history, views); queued jobs and every file go too. */
-  async delete(id: string, viewerId: string) {
+  /** Privacy, schedule and the other edits in `set` in one transaction with the publish job. */
+  private async setPrivacy(row: VideoTableRow, change: PrivacyChange, set: Partial<VideoTableRow> = {}): Promise<void> {
+    await this.ctx.db.transaction(async (tx) => {
+      await new VideosRepository(tx).setPrivacy(row.id, change, row.privacy, set);
+      await schedulePublication(tx, row, change.publishAt);
+      await announceVideo(tx, row);
+    });
+  }
+
+  /**
+   * Rows cascade (comments, likes, playlist entries, history, views); queued jobs and every file go too.
+   * `within` joins the transaction (a moderator's deletion writes its log there).
+   */
+  async delete(id: string, viewerId: string, within?: (tx: Executor) => Promise<void>) {
     await this.owned(id, viewerId);
     await this.ctx.db.transaction(async (tx) => {
       await new JobsRepository(tx).deleteForVideo(id);
       await new VideosRepository(tx).delete(id, viewerId);
+      await new StorageUsageRepository(tx).recount(viewerId);
+      await within?.(tx);
     });
     for (const prefix of videoPrefixes(id)) await this.ctx.storage.deletePrefix(prefix);
   }

@@ -40,7 +40,7 @@ describe('GET /videos/{id}', () => {
   it('hides unpublished and unfinished videos from everyone but the owner', async () => {
     const owner = await createUser(t.ctx);
     const other = await createUser(t.ctx);
-    const draft = await createVideo(t.ctx, owner, { isPublished: false });
+    const draft = await createVideo(t.ctx, owner, { privacy: 'private' });
     const processing = await createVideo(t.ctx, owner, { status: 'processing' });
     for (const v of [draft, processing]) {
       expect((await get(`/videos/${v.id}`)).statusCode).toBe(404);
@@ -109,8 +109,8 @@ describe('GET /videos (home, search, filters, sorts, pages)', () => {
     await mk('long', { title: 'Long documentary', description: 'all about cooking history', views: 10, duration: 3600, createdAt: ago(20) });
     await mk('old', { title: 'Old upload', description: 'archive', views: 5, duration: 240, createdAt: ago(200) });
     await mk('ancient', { title: 'Ancient upload', description: 'archive', views: 1, duration: 900, createdAt: ago(800) });
-    await mk('draft', { title: 'Cooking secret draft', isPublished: false, views: 9999 });
-    await mk('mine', { title: 'My cooking draft', isPublished: false, views: 1 }, me);
+    await mk('draft', { title: 'Cooking secret draft', privacy: 'private', views: 9999 });
+    await mk('mine', { title: 'My cooking draft', privacy: 'private', views: 1 }, me);
     await mk('processing', { title: 'Cooking processing', status: 'processing', views: 9999 });
     const [pl] = await s.ctx.db.insert(playlists).values({ id: newId(), ownerId: other.id, name: 'Cooking favourites' }).returning();
     await s.ctx.db.insert(playlistVideos).values([
@@ -257,7 +257,7 @@ describe('GET /videos (home, search, filters, sorts, pages)', () => {
 describe('GET /videos/{id}/similar', () => {
   it('is 404 for a hidden video and lists related videos first, never itself', async () => {
     const owner = await createUser(t.ctx);
-    const hidden = await createVideo(t.ctx, owner, { isPublished: false });
+    const hidden = await createVideo(t.ctx, owner, { privacy: 'private' });
     expect((await get(`/videos/${hidden.id}/similar`)).statusCode).toBe(404);
     const a = await createVideo(t.ctx, owner, { title: 'Sourdough bread baking' });
     const b = await createVideo(t.ctx, owner, { title: 'Baking bread for beginners', views: 0 });
@@ -276,7 +276,7 @@ describe('POST /videos/{id}/views and GET /users/watch-history', () => {
   it('is 400/404 for bad or hidden videos, 401 for anonymous history', async () => {
     expect((await send('POST', '/videos/123/views')).statusCode).toBe(400);
     const owner = await createUser(t.ctx);
-    const hidden = await createVideo(t.ctx, owner, { isPublished: false });
+    const hidden = await createVideo(t.ctx, owner, { privacy: 'private' });
     expect((await send('POST', `/videos/${hidden.id}/views`)).statusCode).toBe(404);
     expect((await send('POST', `/videos/${newId()}/views`)).statusCode).toBe(404);
     const res = await get('/users/watch-history');
@@ -312,7 +312,7 @@ describe('POST /videos/{id}/views and GET /users/watch-history', () => {
     const next = (await get(`/users/watch-history?limit=1&cursor=${history.nextCursor}`, auth)).json().data;
     expect(next.watchHistory.map((h: { _id: string }) => h._id)).toEqual([v2.id]);
     // Unpublished since: gone from the list.
-    await t.ctx.db.execute(sql`UPDATE videos SET is_published = false WHERE id = ${v2.id}`);
+    await t.ctx.db.execute(sql`UPDATE videos SET privacy = 'private' WHERE id = ${v2.id}`);
     expect((await get('/users/watch-history', auth)).json().data.watchHistory).toHaveLength(1);
   });
 });
@@ -383,7 +383,7 @@ describe('PATCH /videos/{id}, PATCH publish, DELETE', () => {
   it('publishes, unpublishes and toggles', async () => {
     const owner = await createUser(t.ctx);
     const auth = await bearer(t.ctx, owner);
-    const v = await createVideo(t.ctx, owner, { isPublished: false });
+    const v = await createVideo(t.ctx, owner, { privacy: 'private' });
     const on = await send('PATCH', `/videos/${v.id}/publish`, auth, { isPublished: true });
     expect(on.json()).toMatchObject({ data: { video: { isPublished: true } }, message: 'Video published successfully' });
     expect((await get(`/videos/${v.id}`)).statusCode).toBe(200);
@@ -425,7 +425,7 @@ describe('GET /users/video/{userName}', () => {
     expect((await get('/users/video/nobody-here')).statusCode).toBe(404);
     const owner = await createUser(t.ctx);
     const pub = await createVideo(t.ctx, owner);
-    const draft = await createVideo(t.ctx, owner, { isPublished: false });
+    const draft = await createVideo(t.ctx, owner, { privacy: 'private' });
     const failed = await createVideo(t.ctx, owner, { status: 'failed' });
     const anon = await get(`/users/video/${owner.userName}`);
     expect(anon.statusCode).toBe(200);
@@ -449,7 +449,7 @@ describe('dashboard', () => {
     const owner = await createUser(t.ctx);
     await t.ctx.db.update(users).set({ subscriberCount: 3 }).where(sql`id = ${owner.id}`);
     const a = await createVideo(t.ctx, owner, { views: 10, likes: 2, commentsCount: 4 });
-    const b = await createVideo(t.ctx, owner, { views: 5, likes: 1, commentsCount: 0, isPublished: false, status: 'processing', progress: 0.5 });
+    const b = await createVideo(t.ctx, owner, { views: 5, likes: 1, commentsCount: 0, privacy: 'private', status: 'processing', progress: 0.5 });
     await createVideo(t.ctx, await createUser(t.ctx), { views: 1000 });
     const auth = await bearer(t.ctx, owner);
     const stats = await get('/dashboard/channel-stats', auth);

@@ -1,9 +1,10 @@
 import clsx from 'clsx';
-import { isStaff } from '@glimpse/contract';
-import { CircleHelp, Clapperboard, History, House, ListVideo, Settings, ShieldCheck, SquareUser, ThumbsUp, type LucideIcon } from 'lucide-react';
+import { isStaff } from '@glimpse/contract/roles';
+import { Bell, CircleHelp, Clapperboard, Flag, History, House, Info, ListVideo, Settings, ShieldCheck, SquareUser, ThumbsUp, type LucideIcon } from 'lucide-react';
 import { NavLink } from 'react-router';
 import { paths } from '@/config/paths.ts';
 import { useStoredUser } from '@/lib/session.ts';
+import { t } from '@/lib/i18n/i18n.ts';
 
 interface Entry {
   label: string;
@@ -14,6 +15,7 @@ interface Entry {
 
 /**
  * The menu entries of spec §2 in their two groups; own-channel entries lead to login when logged out.
+ * About (after them) leads to the instance's about page; logged-in users also get Notifications and My reports.
  * Staff (moderators and admins) also get Administration; the server checks their role again.
  */
 export function useMenuGroups(): Entry[][] {
@@ -21,17 +23,21 @@ export function useMenuGroups(): Entry[][] {
   const own = (href: (u: string) => string) => (user ? href(user.userName) : paths.login.getHref());
   return [
     [
-      { label: 'Home', to: paths.home.getHref(), icon: House, end: true },
-      { label: 'Subscriptions', to: paths.subscriptions.getHref(), icon: Clapperboard },
-      { label: 'Your Channel', to: own(paths.channel.videos.getHref), icon: SquareUser },
-      { label: 'Playlists', to: paths.playlists.getHref(), icon: ListVideo },
-      { label: 'History', to: paths.history.getHref(), icon: History },
-      { label: 'Liked videos', to: paths.likedVideos.getHref(), icon: ThumbsUp },
+      { label: t('nav.home'), to: paths.home.getHref(), icon: House, end: true },
+      { label: t('nav.subscriptions'), to: paths.subscriptions.getHref(), icon: Clapperboard },
+      { label: t('nav.yourChannel'), to: own(paths.channel.videos.getHref), icon: SquareUser },
+      { label: t('nav.playlists'), to: paths.playlists.getHref(), icon: ListVideo },
+      { label: t('nav.history'), to: paths.history.getHref(), icon: History },
+      { label: t('nav.likedVideos'), to: paths.likedVideos.getHref(), icon: ThumbsUp },
     ],
     [
-      { label: 'Help', to: paths.help.getHref(), icon: CircleHelp },
-      { label: 'Settings', to: own(paths.user.dashboard.getHref), icon: Settings },
-      ...(isStaff(user?.role) ? [{ label: 'Administration', to: paths.admin.getHref(), icon: ShieldCheck }] : []),
+      { label: t('nav.help'), to: paths.help.getHref(), icon: CircleHelp },
+      { label: t('nav.settings'), to: own(paths.user.dashboard.getHref), icon: Settings },
+      // Not in the spec's list: the instance's about page (issue #12), after the spec's entries.
+      { label: t('nav.about'), to: paths.about.getHref(), icon: Info },
+      ...(user ? [{ label: t('nav.notifications'), to: paths.notifications.getHref(), icon: Bell }] : []),
+      ...(user ? [{ label: t('nav.myReports'), to: paths.myReports.getHref(), icon: Flag }] : []),
+      ...(isStaff(user?.role) ? [{ label: t('nav.administration'), to: paths.admin.getHref(), icon: ShieldCheck }] : []),
     ],
   ];
 }
@@ -46,19 +52,19 @@ export function SideMenu({ mode, onNavigate, className }: { mode: 'rail' | 'full
   const full = mode === 'full';
   const responsive = mode === 'responsive';
   return (
-    <nav aria-label="Main menu" className={clsx('flex flex-col gap-2 overflow-y-auto', className)}>
+    <nav aria-label={t('shell.mainMenu')} className={clsx('flex flex-col gap-2 overflow-y-auto', className)}>
       {groups.map((group, i) => (
-        <ul key={i} className={clsx('flex flex-col gap-1 px-2', i > 0 && 'border-t border-zinc-200 pt-2')}>
+        <ul key={i} className={clsx('flex flex-col gap-1 px-2', i > 0 && 'border-t border-line pt-2')}>
           {group.map((entry) => (
-            <li key={entry.label}>
+            <li key={entry.to}>
               <NavLink
                 to={entry.to}
                 end={entry.end}
                 onClick={onNavigate}
                 className={({ isActive }) =>
                   clsx(
-                    'flex items-center rounded-lg hover:bg-zinc-100',
-                    isActive && 'bg-zinc-100 font-semibold',
+                    'flex items-center rounded-lg hover:bg-surface-subtle',
+                    isActive && 'bg-surface-subtle font-semibold',
                     rail && 'flex-col gap-1 px-1 py-3 text-[10px] leading-tight',
                     full && 'flex-row gap-4 px-3 py-2 text-sm',
                     responsive && 'lg:flex-row lg:gap-4 lg:px-3 lg:py-2 lg:text-sm',

@@ -1,13 +1,18 @@
-import { LogIn, LogOut, Menu, Search } from 'lucide-react';
+import { ArrowLeft, LogIn, LogOut, Menu, Search } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { Avatar } from '@/components/ui/avatar.tsx';
 import { IconButton } from '@/components/ui/button.tsx';
+import { LanguageSwitch } from '@/components/ui/language-switch.tsx';
 import { paths } from '@/config/paths.ts';
 import { logout, useAuth, useSetMe } from '@/features/auth/api/auth-api.ts';
+import { NotificationBell } from '@/features/notifications/components/notification-bell.tsx';
+import { ThemeMenu } from '@/features/theme/theme-menu.tsx';
+import { useInstance } from '@/lib/public-config.ts';
+import { t } from '@/lib/i18n/i18n.ts';
 
-function SearchBox() {
+function SearchBox({ autoFocus, onSearched }: { autoFocus?: boolean; onSearched?: () => void }) {
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const current = params.get('searchText') ?? '';
@@ -23,19 +28,21 @@ function SearchBox() {
     const searchText = text.trim();
     if (!searchText) return;
     navigate(paths.search.getHref(searchText));
+    onSearched?.();
   };
   return (
     <form role="search" onSubmit={submit} className="flex min-w-0 max-w-xl flex-1 items-center">
       <input
         type="search"
-        aria-label="Search"
-        placeholder="Search"
+        aria-label={t('shell.search')}
+        placeholder={t('shell.search')}
+        autoFocus={autoFocus}
         value={text}
         onChange={(e) => setText(e.target.value)}
         // Ring drawn inside: outside it would run over the search button.
-        className="h-10 min-w-0 flex-1 rounded-l-full border border-zinc-300 px-4 text-sm focus-visible:-outline-offset-2"
+        className="h-10 min-w-0 flex-1 rounded-l-full border border-line-strong px-4 text-sm focus-visible:-outline-offset-2"
       />
-      <button type="submit" aria-label="Search" title="Search" className="flex h-10 w-12 shrink-0 items-center justify-center rounded-r-full border border-l-0 border-zinc-300 bg-zinc-50 hover:bg-zinc-100">
+      <button type="submit" aria-label={t('shell.search')} title={t('shell.search')} className="flex h-10 w-12 shrink-0 items-center justify-center rounded-r-full border border-l-0 border-line-strong bg-surface-muted hover:bg-surface-subtle">
         <Search className="size-5" aria-hidden />
       </button>
     </form>
@@ -44,13 +51,16 @@ function SearchBox() {
 
 export function TopBar({ onToggleMenu, showMenuButton, menuOpen }: { onToggleMenu: () => void; showMenuButton: string; menuOpen: boolean }) {
   const { user } = useAuth();
+  const { instance } = useInstance();
   const setMe = useSetMe();
   const navigate = useNavigate();
+  // Under 500 px the search is an icon that opens a full-width field over the bar (room for the rest).
+  const [searching, setSearching] = useState(false);
 
   const onLogout = async () => {
     try {
       await logout();
-      toast.success('Logged out successfully');
+      toast.success(t('shell.loggedOut'));
     } catch (err) {
       // Spec §8: logout failures are only logged; the local session is cleared anyway.
       console.warn('Logout failed', err);
@@ -59,32 +69,52 @@ export function TopBar({ onToggleMenu, showMenuButton, menuOpen }: { onToggleMen
     navigate(paths.home.getHref());
   };
 
+  const bar = 'sticky top-0 z-30 flex h-14 items-center gap-1 border-b border-line bg-canvas px-2 xs:gap-2 xs:px-4';
+  if (searching)
+    return (
+      <header className={bar}>
+        <IconButton label={t('shell.closeSearch')} onClick={() => setSearching(false)}>
+          <ArrowLeft className="size-5" aria-hidden />
+        </IconButton>
+        <SearchBox autoFocus onSearched={() => setSearching(false)} />
+      </header>
+    );
+
   return (
-    <header className="sticky top-0 z-30 flex h-14 items-center gap-2 border-b border-zinc-200 bg-white px-2 xs:px-4">
-      <IconButton label="Menu" aria-expanded={menuOpen} aria-controls="overlay-menu" onClick={onToggleMenu} className={showMenuButton}>
+    <header className={bar}>
+      <IconButton label={t('shell.menu')} aria-expanded={menuOpen} aria-controls="overlay-menu" onClick={onToggleMenu} className={showMenuButton}>
         <Menu className="size-5" aria-hidden />
       </IconButton>
-      <Link to={paths.home.getHref()} className="flex shrink-0 items-center gap-1 rounded-lg font-bold" aria-label="Glimpse home">
+      <Link to={paths.home.getHref()} className="flex shrink-0 items-center gap-1 rounded-lg font-bold" aria-label={t('shell.homeLink', { name: instance.name })}>
         <img src="/favicon.svg" alt="" width={28} height={28} className="size-7" />
-        <span className="hidden text-lg tracking-tight sm:inline">Glimpse</span>
+        <span className="hidden max-w-48 truncate text-lg tracking-tight sm:inline">{instance.name}</span>
       </Link>
-      <div className="flex min-w-0 flex-1 justify-center px-1">
-        <SearchBox />
+      <div className="flex min-w-0 flex-1 justify-end px-1 xs:justify-center">
+        <div className="hidden min-w-0 max-w-xl flex-1 xs:flex">
+          <SearchBox />
+        </div>
+        <IconButton label={t('shell.openSearch')} onClick={() => setSearching(true)} className="xs:hidden">
+          <Search className="size-5" aria-hidden />
+        </IconButton>
       </div>
+      {/* Narrow screens: in the overlay menu instead. */}
+      <LanguageSwitch className="hidden shrink-0 sm:block" />
+      <ThemeMenu />
       {user ? (
         <>
-          <Link to={paths.user.personalInformation.getHref(user.userName)} className="rounded-full" aria-label="Your profile" title={user.fullName}>
+          <NotificationBell userId={user.userId} userName={user.userName} />
+          <Link to={paths.user.personalInformation.getHref(user.userName)} className="rounded-full" aria-label={t('shell.yourProfile')} title={user.fullName}>
             <Avatar src={user.avatar?.url} fullName={user.fullName} size={32} />
           </Link>
-          <button type="button" onClick={onLogout} className="flex h-9 shrink-0 items-center gap-1 rounded-full border border-zinc-300 px-2 text-sm font-medium hover:bg-zinc-100 sm:px-3">
+          <button type="button" onClick={onLogout} className="flex h-9 shrink-0 items-center gap-1 rounded-full border border-line-strong px-2 text-sm font-medium hover:bg-surface-subtle sm:px-3">
             <LogOut className="size-4" aria-hidden />
-            <span className="sr-only sm:not-sr-only">Log Out</span>
+            <span className="sr-only sm:not-sr-only">{t('shell.logOut')}</span>
           </button>
         </>
       ) : (
-        <Link to={paths.login.getHref()} className="flex h-9 shrink-0 items-center gap-1 rounded-full border border-zinc-300 px-2 text-sm font-medium text-blue-700 hover:bg-blue-50 sm:px-3">
+        <Link to={paths.login.getHref()} className="flex h-9 shrink-0 items-center gap-1 rounded-full border border-line-strong px-2 text-sm font-medium text-link hover:bg-accent-subtle sm:px-3">
           <LogIn className="size-4" aria-hidden />
-          <span className="sr-only sm:not-sr-only">Log In</span>
+          <span className="sr-only sm:not-sr-only">{t('shell.logIn')}</span>
         </Link>
       )}
     </header>

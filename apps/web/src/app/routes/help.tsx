@@ -1,55 +1,64 @@
-const TROUBLESHOOTING = 'This answer is coming soon. Meanwhile, please try again later.';
+import { useDocumentTitle } from '@/lib/use-document-title.ts';
+import { t, type MessageKey } from '@/lib/i18n/i18n.ts';
 
-const sections: { title: string; faqs: [string, string][] }[] = [
+const TROUBLESHOOTING: MessageKey = 'help.comingSoon';
+
+/** The FAQ as catalogue keys; `id` (the English title) keeps each section's anchor the same in every language. */
+const sections: { id: string; title: MessageKey; faqs: [MessageKey, MessageKey][] }[] = [
   {
-    title: 'Account',
+    id: 'Account',
+    title: 'help.account',
     faqs: [
-      ['How do I create an account?', 'Choose Log In in the top bar, then Register. Enter your name, email and a password of at least 6 characters, then open the verification link we email you.'],
-      ['I forgot my password. What now?', 'On the login page choose "Forgot password?", enter your email, and follow the reset link we send you.'],
-      ['How do I change my name, avatar or cover image?', 'Open your avatar in the top bar to reach Personal information. Choose a new image or edit your names, then Save changes.'],
-      ['How do I change my password?', 'Go to Settings, open the Change password tab, and enter your current and new password.'],
+      ['help.createQ', 'help.createA'],
+      ['help.forgotQ', 'help.forgotA'],
+      ['help.profileQ', 'help.profileA'],
+      ['help.passwordQ', 'help.passwordA'],
     ],
   },
   {
-    title: 'Video management',
+    id: 'Video management',
+    title: 'help.videoManagement',
     faqs: [
-      ['How do I upload a video?', 'Open Settings to reach your dashboard and choose Upload Video. Pick an mp4 file, a thumbnail, a title and a description.'],
-      ['Why is my video not visible to others?', 'Uploaded videos stay private until you publish them with the toggle in your dashboard, and they play once processing has finished.'],
-      ['How do I edit or delete a video?', 'Use the edit and delete buttons in the table of your dashboard.'],
+      ['help.uploadQ', 'help.uploadA'],
+      ['help.visibleQ', 'help.visibleA'],
+      ['help.editQ', 'help.editA'],
     ],
   },
   {
-    title: 'Watching',
+    id: 'Watching',
+    title: 'help.watching',
     faqs: [
-      ['Which keyboard shortcuts does the player have?', 'Space or K plays and pauses, J and L jump 10 seconds back and forward, F toggles full screen and M mutes.'],
-      ['How do I save a video for later?', 'Choose Save under the video and tick a playlist, or create a new one.'],
-      ['Where do I find videos I watched or liked?', 'History and Liked videos in the side menu list them.'],
+      ['help.shortcutsQ', 'help.shortcutsA'],
+      ['help.saveQ', 'help.saveA'],
+      ['help.historyQ', 'help.historyA'],
     ],
   },
   {
-    title: 'Troubleshooting',
+    id: 'Troubleshooting',
+    title: 'help.troubleshooting',
     faqs: [
-      ['A video does not play.', TROUBLESHOOTING],
-      ['I did not receive the verification email.', TROUBLESHOOTING],
-      ['The page looks broken.', TROUBLESHOOTING],
+      ['help.noPlayQ', TROUBLESHOOTING],
+      ['help.noMailQ', TROUBLESHOOTING],
+      ['help.brokenQ', TROUBLESHOOTING],
     ],
   },
 ];
 
 export default function HelpRoute() {
+  useDocumentTitle(t('help.title'));
   return (
     <div className="mx-auto max-w-3xl px-4 py-6">
-      <h1 className="mb-6 text-2xl font-bold">Help</h1>
+      <h1 className="mb-6 text-2xl font-bold">{t('help.title')}</h1>
       {sections.map((s) => (
-        <section key={s.title} className="mb-8" aria-labelledby={`faq-${s.title}`}>
-          <h2 id={`faq-${s.title}`} className="mb-3 text-lg font-semibold">
-            {s.title}
+        <section key={s.id} className="mb-8" aria-labelledby={`faq-${s.id}`}>
+          <h2 id={`faq-${s.id}`} className="mb-3 text-lg font-semibold">
+            {t(s.title)}
           </h2>
-          <div className="divide-y divide-zinc-200 rounded-xl border border-zinc-200">
+          <div className="divide-y divide-line rounded-xl border border-line">
             {s.faqs.map(([q, a]) => (
               <details key={q} className="group p-4">
-                <summary className="cursor-pointer rounded font-medium">{q}</summary>
-                <p className="mt-2 text-sm text-zinc-700">{a}</p>
+                <summary className="cursor-pointer rounded font-medium">{t(q)}</summary>
+                <p className="mt-2 text-sm text-fg-muted">{t(a)}</p>
               </details>
             ))}
           </div>

@@ -59,9 +59,10 @@ describe('watch page', () => {
     expect(screen.getByText('x'.repeat(150))).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Read Less' })).toBeInTheDocument();
 
-    await userEvent.click(screen.getByRole('button', { name: 'Like' }));
-    await waitFor(() => expect(screen.getByRole('button', { name: 'Like' })).toHaveAttribute('aria-pressed', 'true'));
-    expect(screen.getByRole('button', { name: 'Like' })).toHaveTextContent('4');
+    await userEvent.click(screen.getByRole('button', { name: /^Like, / }));
+    // The name carries the count it shows (WCAG 2.5.3).
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Like, 4' })).toHaveAttribute('aria-pressed', 'true'));
+    expect(screen.getByRole('button', { name: 'Like, 4' })).toHaveTextContent('4');
 
     expect(screen.getByText('10 subscribers')).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'Subscribe' }));
@@ -127,9 +128,10 @@ describe('watch page', () => {
     await userEvent.click(screen.getByRole('button', { name: '1 reply' }));
     expect(await screen.findByText('a reply')).toBeInTheDocument();
 
-    // Only my comment has the menu.
+    // Only my comment has the Edit/Delete menu; the others' offer Report (ADR 012).
     const menus = screen.getAllByRole('button', { name: 'Comment actions' });
     expect(menus).toHaveLength(1);
+    expect(screen.getAllByRole('button', { name: 'More comment actions' })).toHaveLength(2);
     await userEvent.click(menus[0]!);
     expect(screen.getByRole('menu')).toBeInTheDocument();
     await userEvent.click(menus[0]!);
@@ -146,6 +148,45 @@ describe('watch page', () => {
     expect(await screen.findByText('hello there')).toBeInTheDocument();
     expect(screen.getByRole('heading', { name: '2 Comments' })).toBeInTheDocument();
     expect(screen.getByRole('textbox', { name: 'Add a comment' })).toHaveValue('');
+  });
+
+  it('on one column (phones) folds the comments into a teaser before the similar videos; it opens the box and the list', async () => {
+    vi.spyOn(window, 'matchMedia').mockImplementation(
+      (query) => ({ matches: query === '(max-width: 1023.98px)', media: query, addEventListener() {}, removeEventListener() {} }) as unknown as MediaQueryList,
+    );
+    session.setUser(me);
+    server();
+    renderApp('/video/v1');
+    const heading = await screen.findByRole('heading', { name: '3 Comments' });
+    const teaser = heading.closest('section')!;
+    // The first comment is the teaser's preview; no box, no list, no second comment yet.
+    expect(await within(teaser).findByText('comment c1')).toBeInTheDocument();
+    expect(screen.queryByText('comment c2')).not.toBeInTheDocument();
+    expect(screen.queryByRole('textbox', { name: 'Add a comment' })).not.toBeInTheDocument();
+    const similar = await screen.findByRole('heading', { name: 'Similar videos' });
+    expect(heading.compareDocumentPosition(similar) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+
+    const open = within(teaser).getByRole('button', { name: 'Show comments' });
+    expect(open).toHaveAttribute('aria-expanded', 'false');
+    await userEvent.click(open);
+    expect(screen.getByRole('textbox', { name: 'Add a comment' })).toBeInTheDocument();
+    expect(screen.getByText('comment c2')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Hide comments' }));
+    expect(screen.queryByRole('textbox', { name: 'Add a comment' })).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Show comments' })).toBeInTheDocument();
+  });
+
+  it('the Comment button is disabled while the box is blank (it would send nothing)', async () => {
+    session.setUser(me);
+    server();
+    renderApp('/video/v1');
+    const box = await screen.findByRole('textbox', { name: 'Add a comment' });
+    const submit = screen.getByRole('button', { name: 'Comment' });
+    expect(submit).toBeDisabled();
+    await userEvent.type(box, '   ');
+    expect(submit).toBeDisabled();
+    await userEvent.type(box, 'hi');
+    expect(submit).toBeEnabled();
   });
 
   describe('from a playlist', () => {
@@ -185,5 +226,31 @@ describe('watch page', () => {
     const warn = (await import('vitest')).vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     await waitFor(() => expect(router.state.location.pathname).toBe('/'));
     warn.mockRestore();
+  });
+});
+
+describe('watch page analytics', () => {
+  it('reports the seconds played with the source the link gave and the token, at once on pause', async () => {
+    session.setUser(me);
+    session.setAccessToken('T');
+    const calls = server();
+    const { router } = renderApp('/help');
+    await router.navigate('/video/v1', { state: { source: 'search' } });
+    await screen.findByRole('heading', { name: 'Video 1', level: 1 });
+    const video = document.querySelector('video')!;
+    const state = { time: 0, paused: false };
+    Object.defineProperties(video, { currentTime: { get: () => state.time, set: () => undefined }, paused: { get: () => state.paused } });
+    fireEvent.play(video);
+    for (const t of [0, 0.5, 1.2, 2.1, 3.4]) {
+      state.time = t;
+      fireEvent.timeUpdate(video);
+    }
+    state.paused = true;
+    fireEvent.pause(video);
+    await waitFor(() => expect(calls.filter((c) => c.url.pathname === '/api/v1/analytics/heartbeat')).toHaveLength(1));
+    const beat = calls.find((c) => c.url.pathname === '/api/v1/analytics/heartbeat')!;
+    expect(beat.body).toMatchObject({ videoId: 'v1', source: 'search', positions: [0, 1, 2, 3] });
+    const init = vi.mocked(fetch).mock.calls.find(([u]) => String(u).endsWith('/analytics/heartbeat'))![1]!;
+    expect(init).toMatchObject({ method: 'POST', keepalive: true, headers: expect.objectContaining({ Authorization: 'Bearer T' }) });
   });
 });

@@ -1,6 +1,8 @@
-import { useQuery } from '@tanstack/react-query';
-import { useEffect } from 'react';
-import { useNavigate, useParams, useSearchParams } from 'react-router';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { parseChapters, readyRenditions, type Chapter, type TrafficSource } from '@glimpse/contract';
+import clsx from 'clsx';
+import { useEffect, useMemo, useState } from 'react';
+import { useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import { VideoCard } from '@/components/media/video-card.tsx';
 import { Spinner } from '@/components/ui/spinner.tsx';
 import { paths } from '@/config/paths.ts';
@@ -8,39 +10,73 @@ import { CommentSection } from '@/features/comments/components/comment-section.t
 import { playlistQueryOptions } from '@/features/playlists/api/playlists-api.ts';
 import { nextInPlaylist, PlaylistPanel } from '@/features/playlists/components/playlist-panel.tsx';
 import { SaveToPlaylist } from '@/features/playlists/components/save-to-playlist.tsx';
-import { useCountView, useSimilarVideos, useVideo } from '@/features/videos/api/videos-api.ts';
+import { ReportMenu } from '@/components/moderation/report-dialog.tsx';
+import { TakedownNotice } from '@/components/moderation/takedown-notice.tsx';
+import { sendHeartbeat, useCountView, useSimilarVideos, useVideo, videoQueryOptions } from '@/features/videos/api/videos-api.ts';
 import { VideoDetails } from '@/features/videos/components/video-details.tsx';
 import { VideoPlayer } from '@/features/videos/components/video-player.tsx';
+import { ShareVideo } from '@/features/videos/components/share-video.tsx';
+import { ChapterList } from '@/features/videos/player/chapter-list.tsx';
+import { parseStartTime, readPrefs, savePrefs } from '@/features/videos/player/prefs.ts';
+import { resolveSource, type WatchLinkState } from '@/features/videos/player/watch-reporter.ts';
+import { useStoredUser } from '@/lib/session.ts';
 import { useMediaQuery } from '@/lib/use-media-query.ts';
 import type { Video } from '@/types/api.ts';
+import { useDocumentTitle } from '@/lib/use-document-title.ts';
+import { t } from '@/lib/i18n/i18n.ts';
 
-/** Tailwind's lg: from here the page has two columns (flex-row below). */
+/** Tailwind's lg: from here the page has two columns (one below, the player sticking to the top). */
 const TWO_COLUMNS = '(min-width: 1024px)';
+/** The one-column layout, where the comments fold into a teaser before the similar videos. */
+const ONE_COLUMN = '(max-width: 1023.98px)';
 
-function PlayerArea({ video, onEnded }: { video: Video; onEnded: () => void }) {
+interface PlayerLayout {
+  source: TrafficSource;
+  chapters: readonly Chapter[];
+  startTime: number | null;
+  theatre: boolean;
+  onTheatre: () => void;
+  onVideo: (video: HTMLVideoElement | null) => void;
+}
+
+function PlayerArea({ video, onEnded, layout }: { video: Video; onEnded: () => void; layout: PlayerLayout }) {
   const countView = useCountView();
   const src = video.videoFile?.url;
   if (video.status === 'failed' || (video.status === 'ready' && !src))
-    return <Notice text="This video could not be processed." />;
+    return <Notice text={t('watch.couldNotProcess')} />;
   if (!src || video.status === 'processing')
-    return <Notice text={`This video is still being processed${video.progress ? ` (${Math.round(video.progress * 100)}%)` : ''}. Please check back soon.`} />;
+    return (
+      <Notice
+        text={video.progress ? t('watch.stillProcessingPercent', { percent: Math.round(video.progress * 100) }) : t('watch.stillProcessing')}
+      />
+    );;
   return (
     <VideoPlayer
       videoId={video._id}
       src={src}
+      revision={readyRenditions(video)}
       poster={video.thumbnail?.url}
       storyboardUrl={video.storyboard?.url}
       duration={video.duration}
       title={video.title}
+      captions={video.captions}
+      chapters={layout.chapters}
+      startTime={layout.startTime}
+      theatre={layout.theatre}
+      onTheatre={layout.onTheatre}
+      onVideo={layout.onVideo}
+      // Theatre: as wide as the page, but the whole frame stays on screen.
+      className={clsx(layout.theatre && 'lg:max-h-[calc(100vh-7rem)]')}
       onFirstPlay={(position) => void countView(video._id, position)}
       onEnded={onEnded}
+      report={{ source: layout.source, send: sendHeartbeat }}
     />
   );
 }
 
 function Notice({ text }: { text: string }) {
   return (
-    <div className="flex aspect-video w-full items-center justify-center bg-zinc-900 p-6 text-center text-white sm:rounded-xl" role="status">
+    <div className="flex aspect-video w-full items-center justify-center bg-media p-6 text-center text-on-media sm:rounded-xl" role="status">
       {text}
     </div>
   );
@@ -52,7 +88,7 @@ function SimilarVideos({ videoId }: { videoId: string }) {
   return (
     <section aria-labelledby="similar-title">
       <h2 id="similar-title" className="mb-3 font-semibold">
-        Similar videos
+        {t('watch.similar')}
       </h2>
       <ul className="flex flex-col gap-3">
         {similar.data.map((v) => (
@@ -65,12 +101,26 @@ function SimilarVideos({ videoId }: { videoId: string }) {
   );
 }
 
-function Watch({ videoId, listId }: { videoId: string; listId: string | null }) {
+function Watch({ videoId, listId, startTime }: { videoId: string; listId: string | null; startTime: number | null }) {
   const navigate = useNavigate();
+  const location = useLocation();
+  // Fixed for this page: the page that led here (router state), or the referrer of the landing page ('default' key).
+  const [source] = useState(() =>
+    resolveSource({ state: location.state, referrer: document.referrer, host: window.location.host, landed: location.key === 'default' }),
+  );
   const video = useVideo(videoId);
+  useDocumentTitle(video.data?.title);
   const playlist = useQuery({ ...playlistQueryOptions(listId ?? ''), enabled: listId !== null });
   const inPlaylist = playlist.data ? playlist.data.videos.some((v) => v._id === videoId) : null;
   const wide = useMediaQuery(TWO_COLUMNS);
+  const narrow = useMediaQuery(ONE_COLUMN);
+  const me = useStoredUser();
+  const queryClient = useQueryClient();
+  const [theatre, setTheatre] = useState(() => readPrefs().theatre);
+  const [player, setPlayer] = useState<HTMLVideoElement | null>(null);
+  const description = video.data?.description ?? '';
+  const duration = video.data?.duration ?? 0;
+  const chapters = useMemo(() => parseChapters(description, duration), [description, duration]);
 
   // Spec §8: a failed load goes to the plain video page when a list was given, else home;
   // a playlist not containing the video (or failing to load) goes to the plain video page.
@@ -83,27 +133,69 @@ function Watch({ videoId, listId }: { videoId: string; listId: string | null }) 
     }
   }, [video.isError, video.error, playlist.isError, inPlaylist, listId, videoId, navigate]);
 
-  if (video.isPending) return <Spinner label="Loading video" className="py-24" />;
+  if (video.isPending) return <Spinner label={t('watch.loading')} className="py-24" />;
   if (!video.data) return null;
 
   const onEnded = () => {
     const next = playlist.data ? nextInPlaylist(playlist.data, videoId) : null;
-    if (next && listId) navigate(paths.video.getHref(next._id, listId));
+    if (next && listId) navigate(paths.video.getHref(next._id, listId), { state: { source: 'playlist' } satisfies WatchLinkState });
   };
 
   const panel = playlist.data && inPlaylist ? <PlaylistPanel playlist={playlist.data} videoId={videoId} /> : null;
+  const layout: PlayerLayout = {
+    source,
+    chapters,
+    startTime,
+    theatre,
+    onVideo: setPlayer,
+    onTheatre: () =>
+      setTheatre((on) => {
+        savePrefs({ theatre: !on });
+        return !on;
+      }),
+  };
+  // One column below 1024 px (the player sticks to the top while the page scrolls); from there a
+  // grid: the player beside the side column, or in theatre mode across both columns above them.
   return (
-    <div className="mx-auto flex max-w-[1700px] flex-col gap-6 py-0 sm:px-4 sm:py-4 lg:flex-row">
-      <div className="min-w-0 flex-1">
-        <PlayerArea video={video.data} onEnded={onEnded} />
-        <div className="px-3 sm:px-0">
-          <VideoDetails video={video.data} actions={<SaveToPlaylist videoId={videoId} />} />
-          {/* One column: the playlist comes right under the video, not after every comment. */}
-          {!wide && panel && <div className="mt-4">{panel}</div>}
-          <CommentSection entityType="video" entityId={videoId} count={video.data.noOfComments ?? 0} />
-        </div>
+    <div className="mx-auto flex max-w-[1700px] flex-col gap-6 py-0 sm:px-4 sm:py-4 lg:grid lg:grid-cols-[minmax(0,1fr)_380px] lg:grid-rows-[auto_1fr] lg:gap-x-6 lg:gap-y-0">
+      <div className={clsx('sticky top-14 z-20 -mb-6 lg:static lg:col-start-1 lg:row-start-1 lg:mb-0', theatre && 'lg:col-span-2 lg:mb-6')}>
+        <PlayerArea video={video.data} onEnded={onEnded} layout={layout} />
       </div>
-      <aside className="flex w-full shrink-0 flex-col gap-6 px-3 sm:px-0 lg:w-[380px]" aria-label="Up next">
+      <div className="min-w-0 px-3 sm:px-0 lg:col-start-1 lg:row-start-2">
+        {video.data.takedown && (
+          <TakedownNotice
+            kind="video"
+            id={videoId}
+            notice={video.data.takedown}
+            onAppealed={() => void queryClient.invalidateQueries({ queryKey: videoQueryOptions(videoId).queryKey })}
+          />
+        )}
+        <VideoDetails
+          video={video.data}
+          actions={
+            <>
+              <ShareVideo videoId={videoId} title={video.data.title} currentTime={() => player?.currentTime ?? 0} />
+              <SaveToPlaylist videoId={videoId} />
+              {me && me.userId !== video.data.owner._id && <ReportMenu kind="video" id={videoId} label={t('watch.moreActions')} />}
+            </>
+          }
+        />
+        <ChapterList chapters={chapters} video={player} />
+        {/* One column: the playlist comes right under the video, not after every comment. */}
+        {!wide && panel && <div className="mt-4">{panel}</div>}
+        <CommentSection
+          entityType="video"
+          entityId={videoId}
+          count={video.data.noOfComments ?? 0}
+          channel={video.data.owner}
+          commentsEnabled={video.data.commentsEnabled !== false}
+          folded={narrow}
+        />
+      </div>
+      <aside
+        className={clsx('flex w-full shrink-0 flex-col gap-6 px-3 sm:px-0 lg:col-start-2', theatre ? 'lg:row-start-2' : 'lg:row-span-2 lg:row-start-1')}
+        aria-label={t('watch.upNext')}
+      >
         {wide && panel}
         <SimilarVideos videoId={videoId} />
       </aside>
@@ -113,7 +205,9 @@ function Watch({ videoId, listId }: { videoId: string; listId: string | null }) 
 
 export default function WatchRoute() {
   const videoId = useParams().videoId ?? '';
-  const listId = useSearchParams()[0].get('listId');
+  const [params] = useSearchParams();
+  const listId = params.get('listId');
+  const startTime = parseStartTime(params.get('t'));
   // A new video is a new page: fresh player, comments and counters.
-  return <Watch key={`${videoId}|${listId ?? ''}`} videoId={videoId} listId={listId} />;
+  return <Watch key={`${videoId}|${listId ?? ''}`} videoId={videoId} listId={listId} startTime={startTime} />;
 }

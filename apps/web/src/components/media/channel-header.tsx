@@ -2,10 +2,12 @@ import type { ReactNode } from 'react';
 import { Avatar } from '@/components/ui/avatar.tsx';
 import { plural } from '@/lib/format.ts';
 import type { Channel } from './types.ts';
+import { t } from '@/lib/i18n/i18n.ts';
 
 /**
  * The channel header (spec §2): 5:1 cover, avatar, name, handle, subscriber and video
- * counts. `actions` holds Subscribe or Dashboard; `coverSrc`/`avatarSrc` show a pending
+ * counts. Compact (docs/design.md): the cover is 5:1 up to 8rem high, then cropped, and the avatar
+ * sits beside the name, so the tabs start near the top on a wide screen. `actions` holds Subscribe or Dashboard; `coverSrc`/`avatarSrc` show a pending
  * upload's preview; `coverControl`/`avatarControl` are the settings page's pickers.
  */
 export function ChannelHeader({
@@ -26,20 +28,21 @@ export function ChannelHeader({
   const cover = coverSrc ?? channel.coverImage?.url;
   return (
     <header>
-      <div className="relative aspect-[5/1] w-full overflow-hidden rounded-xl bg-gradient-to-r from-blue-100 to-zinc-200">
-        {cover && <img src={cover} alt="Cover image" className="size-full object-cover" />}
+      <div className="relative aspect-[5/1] max-h-32 w-full overflow-hidden rounded-xl bg-gradient-to-r from-accent-muted to-surface-strong">
+        {cover && <img src={cover} alt={t('channel.cover')} className="size-full object-cover" />}
         {coverControl && <div className="absolute right-2 top-2">{coverControl}</div>}
       </div>
-      <div className="flex flex-wrap items-center gap-4 px-1 pt-4 sm:flex-nowrap">
-        <div className="relative -mt-10 shrink-0 rounded-full border-4 border-white bg-white sm:-mt-14">
-          <Avatar src={avatarSrc ?? channel.avatar?.url} fullName={channel.fullName} size={150} className="!size-20 sm:!size-[150px]" />
-          {avatarControl && <div className="absolute bottom-0 right-0">{avatarControl}</div>}
+      <div className="flex flex-wrap items-center gap-4 px-1 pt-3 sm:flex-nowrap">
+        <div className="relative shrink-0">
+          <Avatar src={avatarSrc ?? channel.avatar?.url} fullName={channel.fullName} size={150} className="!size-20 sm:!size-24" />
+          {/* On the rim, clear of the initials. */}
+          {avatarControl && <div className="absolute -bottom-2 -right-2">{avatarControl}</div>}
         </div>
         <div className="min-w-0 flex-1">
           <h1 className="truncate text-2xl font-bold">{channel.fullName}</h1>
-          <p className="truncate text-sm text-zinc-600">@{channel.userName}</p>
-          <p className="text-sm text-zinc-600">
-            {plural(channel.subscriberCount, 'subscriber')} · {plural(channel.videoCount, 'video')}
+          <p className="truncate text-sm text-fg-muted">@{channel.userName}</p>
+          <p className="text-sm text-fg-muted">
+            {plural(channel.subscriberCount, 'count.subscribers')} · {plural(channel.videoCount, 'count.videos')}
           </p>
         </div>
         {actions && <div className="flex w-full shrink-0 gap-2 sm:w-auto">{actions}</div>}

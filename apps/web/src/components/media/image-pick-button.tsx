@@ -3,6 +3,7 @@ import { Camera, ImagePlus } from 'lucide-react';
 import { useRef } from 'react';
 import toast from 'react-hot-toast';
 import { fileProblem, IMAGE_ACCEPT, useUploadLimits } from './upload-limits.ts';
+import { t } from '@/lib/i18n/i18n.ts';
 
 /**
  * A button opening the file picker for one png/jpeg image within the server's image limit
@@ -11,7 +12,7 @@ import { fileProblem, IMAGE_ACCEPT, useUploadLimits } from './upload-limits.ts';
  */
 export function ImagePickButton({
   onPick,
-  label = 'Add image',
+  label,
   iconOnly,
   limitMb,
 }: {
@@ -23,6 +24,7 @@ export function ImagePickButton({
 }) {
   const input = useRef<HTMLInputElement>(null);
   const { imageMb } = useUploadLimits();
+  const text = label ?? t('image.add');
   return (
     <>
       {/* Hidden: the button below is the one control assistive tech and keyboards get. */}
@@ -43,15 +45,15 @@ export function ImagePickButton({
       <button
         type="button"
         onClick={() => input.current?.click()}
-        aria-label={iconOnly ? label : undefined}
-        title={iconOnly ? label : undefined}
+        aria-label={iconOnly ? text : undefined}
+        title={iconOnly ? text : undefined}
         className={clsx(
           'flex items-center gap-1.5 rounded-full text-sm font-medium',
-          iconOnly ? 'size-9 justify-center bg-white/90 text-zinc-900 shadow hover:bg-white' : 'h-9 whitespace-nowrap px-3 text-blue-700 hover:bg-blue-50',
+          iconOnly ? 'size-8 justify-center border border-line bg-surface text-fg shadow hover:bg-surface-subtle' : 'h-9 whitespace-nowrap px-3 text-link hover:bg-accent-subtle',
         )}
       >
         {iconOnly ? <Camera className="size-4" aria-hidden /> : <ImagePlus className="size-4" aria-hidden />}
-        {!iconOnly && label}
+        {!iconOnly && text}
       </button>
     </>
   );

@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import { paths } from '@/config/paths.ts';
 import { formatRelative, plural } from '@/lib/format.ts';
 import type { PlaylistSummary } from './types.ts';
+import { t } from '@/lib/i18n/i18n.ts';
 
 /**
  * A playlist card (spec §2): thumbnail or placeholder, video count, updated time and
@@ -17,34 +18,34 @@ export function PlaylistTile({ playlist, actions, title }: { playlist: PlaylistS
       {playlist.thumbnail ? (
         <img src={playlist.thumbnail.url} alt="" className="size-full object-cover" loading="lazy" />
       ) : (
-        <span className="flex size-full items-center justify-center text-zinc-400">
+        <span className="flex size-full items-center justify-center text-fg-subtle">
           <ListVideo className="size-12" aria-hidden />
         </span>
       )}
-      <span className="absolute inset-x-0 bottom-0 flex items-center justify-between bg-black/70 px-2 py-1 text-xs font-medium text-white">
-        <span>{plural(playlist.noOfVideos, 'video')}</span>
+      <span className="absolute inset-x-0 bottom-0 flex items-center justify-between bg-media/70 px-2 py-1 text-xs font-medium text-on-media">
+        <span>{plural(playlist.noOfVideos, 'count.videos')}</span>
         <ListVideo className="size-4" aria-hidden />
       </span>
       {href && (
-        <span className="absolute inset-0 flex items-center justify-center gap-1 bg-black/60 text-sm font-semibold text-white opacity-0 transition-opacity group-hover:opacity-100 group-focus-visible:opacity-100">
+        <span className="absolute inset-0 flex items-center justify-center gap-1 bg-media/60 text-sm font-semibold text-on-media opacity-0 transition-opacity group-hover:opacity-100 group-focus-visible:opacity-100">
           <Play className="size-4" aria-hidden /> PLAY ALL
         </span>
       )}
     </>
   );
   return (
-    <article className="flex w-full max-w-[400px] flex-col gap-2">
+    <article className="flex w-full max-w-[400px] flex-col gap-3">
       {href ? (
-        <Link to={href} className="group relative block aspect-video overflow-hidden rounded-xl bg-zinc-200" aria-label={`Play all: ${playlist.name}`}>
+        <Link to={href} state={{ source: 'playlist' }} className="group relative block aspect-video overflow-hidden rounded-xl bg-surface-strong" aria-label={t('playlist.playAll', { name: playlist.name, videos: plural(playlist.noOfVideos, 'count.videos') })}>
           {cover}
         </Link>
       ) : (
-        <div className="relative aspect-video overflow-hidden rounded-xl bg-zinc-200">{cover}</div>
+        <div className="relative aspect-video overflow-hidden rounded-xl bg-surface-strong">{cover}</div>
       )}
       <div className="flex items-start justify-between gap-2">
         <div className="min-w-0 flex-1">
-          {title ?? <h3 className="truncate text-sm font-semibold">{playlist.name}</h3>}
-          <p className="text-xs text-zinc-600">Updated {formatRelative(playlist.updatedAt)}</p>
+          {title ?? <h3 className="truncate text-base font-semibold leading-snug">{playlist.name}</h3>}
+          <p className="text-sm text-fg-muted">{t('search.updated', { time: formatRelative(playlist.updatedAt) })}</p>
         </div>
         {actions}
       </div>

@@ -1,34 +1,15 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { VIDEO_UPLOAD } from '@glimpse/contract';
-import { api } from '@/lib/api-client.ts';
+import { configQueryOptions, type PublicConfig } from '@/lib/public-config.ts';
 
 /** Size limits the server enforces (GET config), in MB; chunkBytes is the upload chunk. */
-export interface UploadLimits {
-  videoMb: number;
-  thumbnailMb: number;
-  imageMb: number;
-  chunkBytes: number;
-}
+export type UploadLimits = PublicConfig['limits'];
 
 /** Used until GET config answers: the spec's values (§5: 50 for video, 15 for other files, 1 for thumbnails). */
 export const DEFAULT_LIMITS: UploadLimits = { videoMb: 50, thumbnailMb: 1, imageMb: 15, chunkBytes: 3 * 1024 * 1024 };
 
 /** Whether this server can process videos at all (GET config), and why not. */
-export interface UploadAvailability {
-  available: boolean;
-  reason?: string;
-}
-
-interface PublicConfig {
-  limits: UploadLimits;
-  uploads: UploadAvailability;
-}
-
-export const configQueryOptions = queryOptions({
-  queryKey: ['config'],
-  queryFn: ({ signal }) => api.get<PublicConfig>('config', undefined, signal).then((r) => r.data),
-  staleTime: Infinity,
-});
+export type UploadAvailability = PublicConfig['uploads'];
 
 export function useUploadLimits(): UploadLimits {
   return useQuery(configQueryOptions).data?.limits ?? DEFAULT_LIMITS;

@@ -1,33 +1,56 @@
+import type { TrafficSource } from '@glimpse/contract';
 import clsx from 'clsx';
-import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Avatar } from '@/components/ui/avatar.tsx';
 import { paths } from '@/config/paths.ts';
 import { formatDuration, formatRelative, plural } from '@/lib/format.ts';
-import type { Video } from '@/types/api.ts';
 import { Thumbnail } from './thumbnail.tsx';
+import type { VideoSummary } from './types.ts';
+import { t } from '@/lib/i18n/i18n.ts';
+
+/** The owner's lists say what others cannot see yet: processing, failed, unlisted, unpublished. */
+function stateBadge(video: VideoSummary): string | null {
+  if (video.status === 'processing') return t('status.processing');
+  if (video.status === 'failed') return t('status.failed');
+  if (video.privacy === 'unlisted') return t('status.unlisted');
+  return video.isPublished ? null : t('status.unpublished');
+}
 
 /**
- * A video in a list. 'card': thumbnail above the text (grids); 'row': thumbnail beside
- * the text; 'responsive': a card on narrow screens, a wide row from 640 px (search);
- * 'compact': small row (side lists such as similar videos).
+ * The one video card (docs/design.md). 'card': thumbnail above avatar, title, channel and views
+ * (home, channel and personal grids); 'row': thumbnail beside the text; 'responsive': a card on
+ * narrow screens, a wide row from 640 px (search); 'compact': small row (similar videos).
+ * `from`: the page it is on, for the watch page's analytics (router state).
  */
-export function VideoCard({ video, layout = 'card', listId }: { video: Video; layout?: 'card' | 'row' | 'responsive' | 'compact'; listId?: string }) {
+export function VideoCard({
+  video,
+  layout = 'card',
+  listId,
+  from,
+}: {
+  video: VideoSummary;
+  layout?: 'card' | 'row' | 'responsive' | 'compact';
+  listId?: string;
+  from?: TrafficSource;
+}) {
   const href = paths.video.getHref(video._id, listId);
+  const state = from && { source: from };
   const channelHref = paths.channel.videos.getHref(video.owner.userName);
-  const meta = `${plural(video.views, 'view')} · ${formatRelative(video.createdAt)}`;
+  const meta = `${plural(video.views, 'count.views')} · ${formatRelative(video.createdAt)}`;
   const row = layout === 'row' || layout === 'compact';
   const responsive = layout === 'responsive';
+  const badge = stateBadge(video);
   return (
     <article
       className={clsx(
         'group relative flex gap-3',
-        layout === 'card' && 'mx-auto w-full max-w-[400px] flex-col',
+        layout === 'card' && 'w-full max-w-[400px] flex-col',
         responsive && 'flex-col sm:flex-row',
       )}
     >
       <Link
         to={href}
+        state={state}
         className={clsx(
           'block shrink-0 rounded-xl',
           layout === 'row' && 'w-[45%] max-w-[360px]',
@@ -38,7 +61,9 @@ export function VideoCard({ video, layout = 'card', listId }: { video: Video; la
         aria-hidden
         tabIndex={-1}
       >
-        <Thumbnail src={video.thumbnail?.url} badge={formatDuration(video.duration)} />
+        <Thumbnail src={video.thumbnail?.url} badge={formatDuration(video.duration)}>
+          {badge && <span className="absolute left-1.5 top-1.5 rounded bg-media/80 px-1.5 py-0.5 text-xs font-medium text-on-media">{badge}</span>}
+        </Thumbnail>
       </Link>
       <div className={clsx('flex min-w-0 gap-3', (row || responsive) && 'flex-1')}>
         {!row && (
@@ -47,27 +72,24 @@ export function VideoCard({ video, layout = 'card', listId }: { video: Video; la
           </Link>
         )}
         <div className="min-w-0 flex-1">
-          <h3 className={clsx('line-clamp-2 font-semibold leading-snug', layout === 'compact' ? 'text-sm' : 'text-base')}>
-            <Link to={href} className="rounded hover:underline">
+          <h3 className={clsx('font-semibold leading-snug', layout === 'compact' ? 'text-sm' : 'text-base')}>
+            {/* A block link: a two-line title gets one focus ring around both lines, not two pieces. */}
+            <Link to={href} state={state} className="line-clamp-2 rounded hover:underline">
               {video.title}
             </Link>
           </h3>
-          {(row || responsive) && <p className={clsx('mt-1 text-xs text-zinc-600', responsive && 'hidden sm:block')}>{meta}</p>}
-          <Link to={channelHref} className="mt-1 flex items-center gap-2 rounded text-sm text-zinc-600 hover:text-zinc-900">
+          {badge && <p className="sr-only">{badge}</p>}
+          {(row || responsive) && <p className={clsx('mt-1 text-xs text-fg-muted', responsive && 'hidden sm:block')}>{meta}</p>}
+          <Link to={channelHref} className="mt-1 flex items-center gap-2 rounded text-sm text-fg-muted hover:text-fg">
             {layout === 'row' || responsive ? (
               <Avatar src={video.owner.avatar?.url} fullName={video.owner.fullName} size={24} className={clsx(responsive && 'hidden sm:block')} />
             ) : null}
             <span className="truncate">{video.owner.fullName}</span>
           </Link>
-          {(!row || responsive) && <p className={clsx('text-xs text-zinc-600', responsive && 'sm:hidden')}>{meta}</p>}
-          {layout === 'row' || responsive ? <p className="mt-2 line-clamp-2 text-xs text-zinc-600 max-sm:hidden">{video.description}</p> : null}
+          {(!row || responsive) && <p className={clsx('text-sm text-fg-muted', responsive && 'sm:hidden')}>{meta}</p>}
+          {layout === 'row' || responsive ? <p className="mt-2 line-clamp-2 text-xs text-fg-muted max-sm:hidden">{video.description}</p> : null}
         </div>
       </div>
     </article>
   );
-}
-
-/** 1 to 4 columns by width. */
-export function VideoGrid({ children }: { children: ReactNode }) {
-  return <div className="grid grid-cols-1 gap-x-4 gap-y-8 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4">{children}</div>;
 }

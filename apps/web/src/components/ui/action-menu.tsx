@@ -1,9 +1,12 @@
-import { EllipsisVertical, Pencil, Trash2 } from 'lucide-react';
-import { useEffect, useRef } from 'react';
+import { EllipsisVertical, Flag, Pencil, Trash2 } from 'lucide-react';
+import { useRef } from 'react';
 import { IconButton } from './button.tsx';
+import { useDismiss } from './use-dismiss.ts';
+import { t } from '@/lib/i18n/i18n.ts';
 
 /**
- * The owner's Edit/Delete menu (spec §4). The parent holds which menu is open so only one
+ * The ⋮ menu: the owner's Edit/Delete (spec §4), or Report for everyone else; only the
+ * entries given are shown. The parent holds which menu is open so only one
  * is open at a time; clicking the same toggle again closes it. Escape and a click outside close it.
  */
 export function ActionMenu({
@@ -13,48 +16,43 @@ export function ActionMenu({
   onClose,
   onEdit,
   onDelete,
+  onReport,
 }: {
   /** Accessible name of the toggle, e.g. 'Tweet options'. */
   label: string;
   open: boolean;
   onToggle: () => void;
   onClose: () => void;
-  onEdit: () => void;
-  onDelete: () => void;
+  onEdit?: () => void;
+  onDelete?: () => void;
+  onReport?: () => void;
 }) {
   const root = useRef<HTMLDivElement>(null);
-  const onCloseRef = useRef(onClose);
-  useEffect(() => {
-    onCloseRef.current = onClose;
-  });
-  useEffect(() => {
-    if (!open) return;
-    const onDown = (e: MouseEvent) => {
-      if (root.current && !root.current.contains(e.target as Node)) onCloseRef.current();
-    };
-    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && onCloseRef.current();
-    document.addEventListener('mousedown', onDown);
-    document.addEventListener('keydown', onKey);
-    return () => {
-      document.removeEventListener('mousedown', onDown);
-      document.removeEventListener('keydown', onKey);
-    };
-  }, [open]);
+  useDismiss(open, root, onClose);
 
-  const item = 'flex w-full items-center gap-2 px-3 py-2 text-left text-sm hover:bg-zinc-100';
+  const item = 'flex w-full items-center gap-2 px-3 py-2 text-left text-sm hover:bg-surface-subtle';
   return (
     <div ref={root} className="relative">
       <IconButton label={label} aria-haspopup="menu" aria-expanded={open} onClick={onToggle} className="size-8">
         <EllipsisVertical className="size-4" aria-hidden />
       </IconButton>
       {open && (
-        <div role="menu" aria-label={label} className="absolute right-0 z-20 mt-1 w-32 overflow-hidden rounded-lg border border-zinc-200 bg-white py-1 shadow-lg">
-          <button type="button" role="menuitem" className={item} onClick={() => (onClose(), onEdit())}>
-            <Pencil className="size-4" aria-hidden /> Edit
-          </button>
-          <button type="button" role="menuitem" className={`${item} text-red-700`} onClick={() => (onClose(), onDelete())}>
-            <Trash2 className="size-4" aria-hidden /> Delete
-          </button>
+        <div role="menu" aria-label={label} className="absolute right-0 z-20 mt-1 w-32 overflow-hidden rounded-lg border border-line bg-surface py-1 shadow-lg">
+          {onEdit && (
+            <button type="button" role="menuitem" className={item} onClick={() => (onClose(), onEdit())}>
+              <Pencil className="size-4" aria-hidden /> {t('comments.edit')}
+            </button>
+          )}
+          {onDelete && (
+            <button type="button" role="menuitem" className={`${item} text-danger`} onClick={() => (onClose(), onDelete())}>
+              <Trash2 className="size-4" aria-hidden /> {t('common.delete')}
+            </button>
+          )}
+          {onReport && (
+            <button type="button" role="menuitem" className={item} onClick={() => (onClose(), onReport())}>
+              <Flag className="size-4" aria-hidden /> {t('comments.report')}
+            </button>
+          )}
         </div>
       )}
     </div>

@@ -13,7 +13,7 @@ export function Avatar({ src, fullName, size = 40, className }: { src?: string |
       width={size}
       height={size}
       style={{ width: size, height: size }}
-      className={clsx('shrink-0 rounded-full bg-zinc-200 object-cover', className)}
+      className={clsx('shrink-0 rounded-full bg-surface-strong object-cover', className)}
       onError={() => setBroken(src ?? null)}
     />
   );

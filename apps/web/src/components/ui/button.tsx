@@ -4,17 +4,23 @@ import type { ButtonHTMLAttributes } from 'react';
 type Variant = 'primary' | 'secondary' | 'ghost' | 'danger' | 'dark';
 
 const variants: Record<Variant, string> = {
-  primary: 'bg-blue-600 text-white hover:bg-blue-700',
-  secondary: 'bg-zinc-100 text-zinc-900 hover:bg-zinc-200',
-  ghost: 'bg-transparent text-zinc-800 hover:bg-zinc-100',
-  danger: 'bg-red-600 text-white hover:bg-red-700',
-  dark: 'bg-zinc-900 text-white hover:bg-zinc-700',
+  primary: 'bg-accent text-on-accent hover:bg-accent-hover',
+  secondary: 'bg-surface-subtle text-fg hover:bg-surface-strong',
+  ghost: 'bg-transparent text-fg hover:bg-surface-subtle',
+  danger: 'bg-danger-solid text-on-accent hover:bg-danger-hover',
+  dark: 'bg-inverse text-on-inverse hover:bg-inverse/85',
 };
+
+const DIMMED = 'bg-surface-subtle text-fg-muted';
 
 export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
   variant?: Variant;
   size?: 'sm' | 'md';
-  /** Looks disabled (spec §5: submit dimmed while a field is empty) but stays clickable so errors can show. */
+  /**
+   * Spec §5: the submit looks dimmed while a field is empty, yet stays clickable so the errors show.
+   * Dimmed and disabled share one readable look (muted text on a grey fill, over 4.5:1 in both
+   * themes), not a faded blue; a submit that would do nothing is `disabled` instead (docs/design.md).
+   */
   dimmed?: boolean;
   loading?: boolean;
 }
@@ -25,11 +31,11 @@ export function Button({ variant = 'primary', size = 'md', dimmed, loading, clas
       type={type}
       disabled={disabled || loading}
       aria-busy={loading || undefined}
+      data-dimmed={dimmed || undefined}
       className={clsx(
-        'inline-flex items-center justify-center gap-2 rounded-full font-medium transition-colors disabled:cursor-not-allowed disabled:opacity-50',
+        'inline-flex items-center justify-center gap-2 rounded-full font-medium transition-colors disabled:cursor-not-allowed',
         size === 'sm' ? 'h-8 px-3 text-sm' : 'h-10 px-4 text-sm',
-        variants[variant],
-        dimmed && 'opacity-50',
+        dimmed || disabled || loading ? DIMMED : variants[variant],
         className,
       )}
       {...rest}
@@ -51,7 +57,7 @@ export function IconButton({ label, className, children, type = 'button', ...res
       type={type}
       aria-label={label}
       title={label}
-      className={clsx('inline-flex size-10 shrink-0 items-center justify-center rounded-full text-zinc-800 hover:bg-zinc-100 disabled:opacity-50', className)}
+      className={clsx('inline-flex size-10 shrink-0 items-center justify-center rounded-full text-fg hover:bg-surface-subtle disabled:opacity-50', className)}
       {...rest}
     >
       {children}

@@ -2,6 +2,7 @@ import { X } from 'lucide-react';
 import { useEffect, useId, useRef, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import { IconButton } from './button.tsx';
+import { t } from '@/lib/i18n/i18n.ts';
 
 /**
  * A modal dialog: role=dialog with its title as name, Escape and the backdrop close it,
@@ -46,13 +47,13 @@ export function Dialog({ open, onClose, title, children }: { open: boolean; onCl
 
   if (!open) return null;
   return createPortal(
-    <div className="fixed inset-0 z-50 flex items-center justify-center bg-black/50 p-4" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
-      <div ref={panel} role="dialog" aria-modal="true" aria-labelledby={titleId} tabIndex={-1} className="max-h-[90vh] w-full max-w-md overflow-auto rounded-xl bg-white p-5 shadow-xl">
+    <div className="fixed inset-0 z-50 flex items-center justify-center bg-media/50 p-4" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
+      <div ref={panel} role="dialog" aria-modal="true" aria-labelledby={titleId} tabIndex={-1} className="max-h-[90vh] w-full max-w-md overflow-auto rounded-xl bg-surface p-5 shadow-xl">
         <div className="mb-4 flex items-center justify-between gap-2">
           <h2 id={titleId} className="text-lg font-semibold">
             {title}
           </h2>
-          <IconButton label="Close" onClick={onClose} data-close>
+          <IconButton label={t('common.close')} onClick={onClose} data-close>
             <X className="size-5" aria-hidden />
           </IconButton>
         </div>
@@ -68,7 +69,7 @@ export function ConfirmDialog({
   open,
   title,
   text,
-  confirmLabel = 'Delete',
+  confirmLabel,
   onConfirm,
   onClose,
   busy,
@@ -83,13 +84,13 @@ export function ConfirmDialog({
 }) {
   return (
     <Dialog open={open} onClose={onClose} title={title}>
-      <p className="mb-5 text-sm text-zinc-700">{text}</p>
+      <p className="mb-5 text-sm text-fg-muted">{text}</p>
       <div className="flex justify-end gap-2">
-        <button type="button" className="h-10 rounded-full bg-zinc-100 px-4 text-sm font-medium hover:bg-zinc-200" onClick={onClose}>
-          Cancel
+        <button type="button" className="h-10 rounded-full bg-surface-subtle px-4 text-sm font-medium hover:bg-surface-strong" onClick={onClose}>
+          {t('common.cancel')}
         </button>
-        <button type="button" disabled={busy} className="h-10 rounded-full bg-red-600 px-4 text-sm font-medium text-white hover:bg-red-700 disabled:opacity-50" onClick={onConfirm}>
-          {confirmLabel}
+        <button type="button" disabled={busy} className="h-10 rounded-full bg-danger-solid px-4 text-sm font-medium text-on-accent hover:bg-danger-hover disabled:opacity-50" onClick={onConfirm}>
+          {confirmLabel ?? t('common.delete')}
         </button>
       </div>
     </Dialog>

@@ -18,11 +18,11 @@ export function EmptyState({ kind, title, text, children }: { kind: EmptyKind; t
   const Icon = icons[kind];
   return (
     <section className="flex flex-col items-center gap-2 px-4 py-16 text-center" aria-label={title}>
-      <span className="rounded-full bg-blue-50 p-4 text-blue-600">
+      <span className="rounded-full bg-accent-subtle p-4 text-link">
         <Icon className="size-8" aria-hidden />
       </span>
       <h2 className="text-lg font-semibold">{title}</h2>
-      {text && <p className="max-w-sm text-sm text-zinc-600">{text}</p>}
+      {text && <p className="max-w-sm text-sm text-fg-muted">{text}</p>}
       {children}
     </section>
   );

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { t } from '@/lib/i18n/i18n.ts';
 
 /** Text cut at `limit` characters with '...', or null when it fits (spec §4, §9). */
 export function truncate(text: string, limit: number): string | null {
@@ -10,8 +11,8 @@ export function truncate(text: string, limit: number): string | null {
 export function ExpandableText({
   text,
   limit = 100,
-  moreLabel = 'Read more',
-  lessLabel = 'Show less',
+  moreLabel,
+  lessLabel,
   className,
 }: {
   text: string;
@@ -28,8 +29,8 @@ export function ExpandableText({
       {cut !== null && (
         <>
           {' '}
-          <button type="button" className="rounded font-medium text-blue-700 hover:underline" onClick={() => setOpen((v) => !v)} aria-expanded={open}>
-            {open ? lessLabel : moreLabel}
+          <button type="button" className="rounded font-medium text-link hover:underline" onClick={() => setOpen((v) => !v)} aria-expanded={open}>
+            {open ? (lessLabel ?? t('text.showLess')) : (moreLabel ?? t('text.readMore'))}
           </button>
         </>
       )}

@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { Spinner } from './spinner.tsx';
+import { t } from '@/lib/i18n/i18n.ts';
 
 /**
  * Calls onVisible when it scrolls into view (IntersectionObserver), to load the next
@@ -21,5 +22,5 @@ export function InfiniteSentinel({ hasMore, loading, onVisible }: { hasMore: boo
     return () => io.disconnect();
   }, [hasMore, loading]);
   if (!hasMore && !loading) return null;
-  return <div ref={ref}>{loading && <Spinner label="Loading more" />}</div>;
+  return <div ref={ref}>{loading && <Spinner label={t('common.loadingMore')} />}</div>;
 }

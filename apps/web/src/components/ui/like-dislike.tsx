@@ -4,8 +4,22 @@ import { useState } from 'react';
 import toast from 'react-hot-toast';
 import { api, errorMessage } from '@/lib/api-client.ts';
 import { formatCount } from '@/lib/format.ts';
+import { t, type MessageKey } from '@/lib/i18n/i18n.ts';
 
 export type LikeStatus = 1 | -1 | 0;
+
+/**
+ * The accessible name of a like/dislike button: the verb, what it is about, and the count it shows,
+ * so the name contains the visible text (WCAG 2.5.3, axe label-content-name-mismatch; axe
+ * ignores text in parentheses, hence the comma).
+ */
+export function reactionLabel(action: 'like' | 'dislike', count: number, what: 'item' | 'comment' = 'item'): string {
+  const key: Record<typeof what, Record<typeof action, MessageKey>> = {
+    item: { like: 'watch.likeCount', dislike: 'watch.dislikeCount' },
+    comment: { like: 'comments.likeComment', dislike: 'comments.dislikeComment' },
+  };
+  return t(key[what][action], { count: formatCount(count) });
+}
 interface LikeState {
   likes: number;
   dislikes: number;
@@ -39,12 +53,12 @@ export function LikeDislike({ entityType, entityId, initial }: { entityType: 'tw
       <button
         type="button"
         aria-pressed={active}
-        aria-label={`${action === 'like' ? 'Like' : 'Dislike'} (${count})`}
+        aria-label={reactionLabel(action, count)}
         onClick={() => send(action)}
-        className={clsx('flex h-8 items-center gap-1.5 rounded-full px-2.5 text-sm hover:bg-zinc-100', active && 'text-blue-700')}
+        className={clsx('flex h-8 items-center gap-1.5 rounded-full px-2.5 text-sm hover:bg-surface-subtle', active && 'text-link')}
       >
         <Icon className={clsx('size-4', active && 'fill-current')} aria-hidden />
-        <span aria-hidden>{formatCount(count)}</span>
+        <span>{formatCount(count)}</span>
       </button>
     );
   };

@@ -1,14 +1,17 @@
 import { Link } from 'react-router';
 import { paths } from '@/config/paths.ts';
+import { useDocumentTitle } from '@/lib/use-document-title.ts';
+import { t } from '@/lib/i18n/i18n.ts';
 
 /** Unknown paths, channel and user index routes (spec §2). */
 export function NotAvailable() {
+  useDocumentTitle(t('notFound.title'));
   return (
     <section className="flex flex-col items-center gap-4 px-4 py-24 text-center">
-      <h1 className="text-xl font-semibold">This page isn't available. Sorry about that.</h1>
-      <p className="text-sm text-zinc-600">Try searching for something else.</p>
-      <Link to={paths.home.getHref()} className="rounded-full bg-blue-600 px-5 py-2 text-sm font-medium text-white hover:bg-blue-700">
-        Go to home
+      <h1 className="text-xl font-semibold">{t('notFound.heading')}</h1>
+      <p className="text-sm text-fg-muted">{t('notFound.text')}</p>
+      <Link to={paths.home.getHref()} className="rounded-full bg-accent px-5 py-2 text-sm font-medium text-on-accent hover:bg-accent-hover">
+        {t('notFound.goHome')}
       </Link>
     </section>
   );

@@ -22,6 +22,7 @@ const tweet = (id: string, content: string, createdAt = '2024-01-01T00:00:00.000
   _id: id,
   content,
   image: null,
+  state: 'published',
   likes: 1,
   dislikes: 0,
   comments: 2,
@@ -77,6 +78,24 @@ describe('public channel', () => {
       ['Tweets', '/channel/@ada/tweets'],
       ['Subscribed', '/channel/@ada/subscribed'],
     ]);
+  });
+
+  it('links the RSS feed, and announces RSS and Atom in the head only while the channel is shown', async () => {
+    serve(null);
+    const { router } = renderApp('/channel/@ada/videos');
+    const feed = `${window.location.origin}/api/v1/feeds/channels/ada`;
+    expect(await screen.findByRole('link', { name: 'RSS' })).toHaveAttribute('href', feed);
+    const announced = () =>
+      [...document.head.querySelectorAll<HTMLLinkElement>('link[rel="alternate"]')].map((l) => [l.type, l.title, l.href]);
+    expect(announced()).toEqual([
+      ['application/rss+xml', 'Ada Lovelace (RSS)', feed],
+      ['application/atom+xml', 'Ada Lovelace (Atom)', `${feed}?format=atom`],
+    ]);
+    await router.navigate('/channel/@ada/tweets');
+    expect(await screen.findByRole('link', { name: 'RSS' })).toBeInTheDocument();
+    expect(announced()).toHaveLength(2);
+    await router.navigate('/');
+    await waitFor(() => expect(announced()).toEqual([]));
   });
 
   it('shows Dashboard instead of Subscribe on one’s own channel', async () => {
@@ -190,7 +209,7 @@ describe('tweets', () => {
     await waitFor(() => expect(screen.getAllByRole('article')).toHaveLength(2));
     const first = screen.getAllByRole('article')[0]!;
     expect(within(first).getByText('Hello world')).toBeInTheDocument();
-    expect(within(first).getByRole('button', { name: 'Like (0)' })).toBeInTheDocument();
+    expect(within(first).getByRole('button', { name: 'Like, 0' })).toBeInTheDocument();
     expect((calls.find((c) => c.method === 'POST')!.body as FormData).get('content')).toBe('Hello world');
     expect(text).toHaveValue('');
   });
@@ -238,7 +257,7 @@ describe('tweets', () => {
       return undefined;
     });
     renderApp('/channel/@ada/tweets');
-    await userEvent.click(await screen.findByRole('button', { name: 'Like (1)' }));
-    expect(await screen.findByRole('button', { name: 'Like (2)' })).toHaveAttribute('aria-pressed', 'true');
+    await userEvent.click(await screen.findByRole('button', { name: 'Like, 1' }));
+    expect(await screen.findByRole('button', { name: 'Like, 2' })).toHaveAttribute('aria-pressed', 'true');
   });
 });

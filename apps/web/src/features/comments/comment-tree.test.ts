@@ -1,21 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
+import { makeComment } from '@/test/fixtures.ts';
 import type { Comment } from '@/types/api.ts';
 import { addComments, clearAll, createRoot, deleteComment, findNode, ROOT_ID, updateComment } from './comment-tree.ts';
 
-const c = (id: string, content = `text ${id}`): Comment => ({
-  _id: id,
-  content,
-  owner: { _id: 'u1', userName: 'ada', fullName: 'Ada', avatar: null },
-  replies: 0,
-  likes: 0,
-  dislikes: 0,
-  likeStatus: 0,
-  entityType: 'video',
-  entityId: 'v1',
-  parentId: null,
-  createdAt: '2025-01-01T00:00:00Z',
-  updatedAt: '2025-01-01T00:00:00Z',
-});
+const c = (id: string, content = `text ${id}`): Comment => makeComment(id, { content });
 const ids = (nodes: { value: Comment }[]) => nodes.map((n) => n.value._id);
 
 const sample = () => {

@@ -22,6 +22,8 @@ export function createRoot(): CommentNode {
       owner,
       replies: 0,
       likes: 0,
+      state: 'published',
+      pinned: false,
       dislikes: 0,
       likeStatus: 0,
       entityType: 'video',

@@ -2,10 +2,12 @@ import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import toast, { Toaster } from 'react-hot-toast';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { formatDate } from '@/lib/format.ts';
+import { formatDate, formatDateTime } from '@/lib/format.ts';
+import { makeComment } from '@/test/fixtures.ts';
 import { session } from '@/lib/session.ts';
 import { fakeApi, renderApp, type Handler } from '@/test/render.tsx';
 import { editForm, type DashboardVideo } from './api/dashboard-api.ts';
+
 import { UploadProgressDialog } from './components/upload-progress-dialog.tsx';
 import { ViewsChart, viewsByUploadDay } from './components/views-chart.tsx';
 
@@ -45,12 +47,13 @@ function serve(videos: DashboardVideo[], over: Handler = () => undefined) {
     if (p === 'config') return { data: { limits: { videoMb: 1, thumbnailMb: 1, imageMb: 2, chunkBytes: 3145728 } } };
     if (p === 'dashboard/channel-stats') return { data: { stats: { totalViews: 1234, totalSubscribers: 7, totalLikes: 3, totalComments: 0, totalVideos: 2 } } };
     if (p === 'dashboard/channel-videos') return { data: { videos, page: 1, limit: 100, hasNextPage: false, nextCursor: null } };
+    if (p === 'comments/held') return { data: { comments: [], page: 1, limit: 10, hasNextPage: false, nextCursor: null } };
     return undefined;
   });
 }
 
 describe('edit sends only what changed (spec §5)', () => {
-  const v = { title: 'Cats', description: 'About cats' };
+  const v = { title: 'Cats', description: 'About cats', isPublished: true };
   it('builds no form when nothing changed', () => {
     expect(editForm(v, { title: ' Cats ', description: 'About cats', thumbnail: null })).toBeNull();
   });
@@ -81,6 +84,46 @@ describe('dashboard', () => {
     expect(within(table).getByRole('progressbar', { name: 'Processing Dogs' })).toHaveAttribute('aria-valuenow', '40');
     expect(within(table).getByText('Processing failed')).toBeInTheDocument();
     expect(screen.getByRole('img', { name: /Views by upload date/ })).toBeInTheDocument();
+  });
+
+  it('below 1024 px lists the videos as cards, not a table that scrolls sideways; every control is there', async () => {
+    vi.spyOn(window, 'matchMedia').mockImplementation(
+      (query) => ({ matches: query === '(max-width: 1023.98px)', media: query, addEventListener() {}, removeEventListener() {} }) as unknown as MediaQueryList,
+    );
+    serve([video({}), video({ _id: 'v2', title: 'Dogs', status: 'processing', progress: 0.4, isPublished: true })]);
+    renderApp('/user/@ada/dashboard');
+    const list = await screen.findByRole('list', { name: 'Your videos' });
+    expect(screen.queryByRole('table')).not.toBeInTheDocument();
+    const [cats, dogs] = within(list).getAllByRole('listitem');
+    expect(within(cats!).getByRole('link', { name: 'Cats' })).toHaveAttribute('href', '/video/v1');
+    expect(within(cats!).getByRole('switch', { name: 'Publish Cats' })).toHaveAttribute('aria-checked', 'false');
+    expect(within(cats!).getByText('Unpublished')).toBeInTheDocument();
+    expect(within(cats!).getByText(`5 views · 2 likes · ${formatDate('2024-03-05T10:00:00.000Z')}`)).toBeInTheDocument();
+    for (const name of ['Analytics for Cats', 'Edit Cats', 'Delete Cats']) expect(within(cats!).getByRole(name.startsWith('Analytics') ? 'link' : 'button', { name })).toBeInTheDocument();
+    expect(within(dogs!).getByRole('progressbar', { name: 'Processing Dogs' })).toHaveAttribute('aria-valuenow', '40');
+    expect(within(dogs!).getByText('Published')).toBeInTheDocument();
+  });
+
+  it('shows which qualities play yet while the others are made, and polls until they all do (ADR 019)', async () => {
+    const renditions = (ready: number) => ['240p', '360p', '480p'].map((name, i) => ({ name, ready: i < ready }));
+    let answers = 0;
+    serve([], (url) => {
+      if (url.pathname !== '/api/v1/dashboard/channel-videos') return undefined;
+      answers += 1;
+      const done = answers > 1;
+      return { data: { videos: [video({ title: 'Owls', progress: done ? 1 : 0.3, renditions: renditions(done ? 3 : 1) })], hasNextPage: false, nextCursor: null } };
+    });
+    renderApp('/user/@ada/dashboard');
+    const qualities = await screen.findByRole('list', { name: 'Qualities of Owls' });
+    expect(within(qualities).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['240p ready', '360p in progress', '480p in progress']);
+    expect(screen.getByText('Playable, 30%')).toBeInTheDocument();
+    expect(screen.getByRole('progressbar', { name: 'Processing Owls' })).toHaveAttribute('aria-valuenow', '30');
+    // The table polls while rungs are to come: the rest turn up by themselves.
+    await waitFor(() => expect(within(screen.getByRole('list', { name: 'Qualities of Owls' })).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['240p ready', '360p ready', '480p ready']), {
+      timeout: 10_000,
+    });
+    expect(screen.getByText('Ready')).toBeInTheDocument();
+    expect(screen.queryByRole('progressbar', { name: 'Processing Owls' })).toBeNull();
   });
 
   it('flips publication with the toggle', async () => {
@@ -176,7 +219,7 @@ describe('dashboard', () => {
 });
 
 describe('upload progress dialog', () => {
-  const request = { file: new File([new Uint8Array(2048)], 'clip.mp4', { type: 'video/mp4' }), thumbnail: new File(['x'], 't.png'), title: 't', description: 'd' };
+  const request = { file: new File([new Uint8Array(2048)], 'clip.mp4', { type: 'video/mp4' }), thumbnail: new File(['x'], 't.png'), title: 't', description: 'd', privacy: { privacy: 'private' } };
 
   it('shows percent, name and size; Finish waits for 100%; Hide closes', async () => {
     const onHide = vi.fn();
@@ -205,3 +248,128 @@ describe('upload progress dialog', () => {
     expect(onFinish).toHaveBeenCalled();
   });
 });
+
+describe('creator moderation in the dashboard', () => {
+  const heldComment = makeComment('c1', { content: 'spoiler: he wins', owner: { _id: 'u-bob', userName: 'bob', fullName: 'Bob', avatar: null }, state: 'held' });
+
+  it('lists held comments with Approve and Delete; the list empties once reviewed', async () => {
+    let held = [heldComment];
+    const calls = serve([video({})], (url, init) => {
+      if (url.pathname === '/api/v1/comments/held') return { data: { comments: held, page: 1, limit: 10, hasNextPage: false, nextCursor: null } };
+      if (url.pathname === '/api/v1/comments/c1/approve' && init.method === 'POST') {
+        held = [];
+        return { data: { ...heldComment, state: 'published' }, message: 'Comment approved' };
+      }
+      return undefined;
+    });
+    renderApp('/user/@ada/dashboard');
+    const section = await screen.findByRole('region', { name: 'Held comments' });
+    expect(await within(section).findByText('spoiler: he wins')).toBeInTheDocument();
+    expect(within(section).getByRole('link', { name: 'View video' })).toHaveAttribute('href', '/video/v1');
+    await userEvent.click(within(section).getByRole('button', { name: 'Approve comment by Bob' }));
+    expect(await within(section).findByRole('region', { name: 'No held comments' })).toBeInTheDocument();
+    expect(calls.some((c) => c.method === 'POST' && c.url.pathname === '/api/v1/comments/c1/approve')).toBe(true);
+  });
+
+  it('turns comments off in the edit dialog: only that field is sent', async () => {
+    const calls = serve([video({ commentsEnabled: true })], (url, init) => (url.pathname === '/api/v1/videos/v1' && init.method === 'PATCH' ? { data: { video: video({}) } } : undefined));
+    renderApp('/user/@ada/dashboard');
+    await userEvent.click(await screen.findByRole('button', { name: 'Edit Cats' }));
+    const dialog = screen.getByRole('dialog', { name: 'Edit video' });
+    const allow = within(dialog).getByRole('checkbox', { name: 'Allow comments' });
+    expect(allow).toBeChecked();
+    await userEvent.click(allow);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(calls.some((c) => c.method === 'PATCH')).toBe(true));
+    expect([...(calls.find((c) => c.method === 'PATCH')!.body as FormData).entries()]).toEqual([['commentsEnabled', 'false']]);
+  });
+});
+
+describe('storage against the quota (issue #12 item 7)', () => {
+  const usage = (quotaBytes: number | null, usedBytes = 1_234_000_000) => ({
+    usedBytes,
+    quotaBytes,
+    remainingBytes: quotaBytes === null ? null : Math.max(0, quotaBytes - usedBytes),
+    dailyUsedBytes: 0,
+    dailyQuotaBytes: null,
+  });
+
+  it('shows used and remaining with a bar', async () => {
+    serve([], (url) => (url.pathname === '/api/v1/users/me/storage' ? { data: usage(5_000_000_000) } : undefined));
+    renderApp('/user/@ada/dashboard');
+    expect(await screen.findByText('1.2 GB of 5 GB used · 3.7 GB left')).toBeInTheDocument();
+    expect(screen.getByRole('progressbar', { name: 'Storage used' })).toHaveAttribute('aria-valuenow', '25');
+  });
+
+  it('says the quota is used up when nothing is left', async () => {
+    serve([], (url) => (url.pathname === '/api/v1/users/me/storage' ? { data: usage(1_000_000_000) } : undefined));
+    renderApp('/user/@ada/dashboard');
+    expect(await screen.findByText('Your upload quota is used up: delete videos to upload new ones.')).toBeInTheDocument();
+    expect(screen.getByRole('progressbar', { name: 'Storage used' })).toHaveAttribute('aria-valuenow', '100');
+  });
+
+  it('shows only what is used when there is no quota', async () => {
+    serve([], (url) => (url.pathname === '/api/v1/users/me/storage' ? { data: usage(null) } : undefined));
+    renderApp('/user/@ada/dashboard');
+    expect(await screen.findByText('Storage: 1.2 GB used')).toBeInTheDocument();
+    expect(screen.queryByRole('progressbar', { name: 'Storage used' })).toBeNull();
+  });
+
+  it("the upload dialog shows the server's quota refusal", () => {
+    const request = { file: new File([new Uint8Array(2048)], 'clip.mp4', { type: 'video/mp4' }), thumbnail: new File(['x'], 't.png'), title: 't', description: 'd', privacy: { privacy: 'private' } };
+    const message = 'Your upload quota is used up: 4.8 GB of 5 GB';
+    render(<UploadProgressDialog job={{ request, percent: 0, state: 'failed', error: message }} onHide={() => undefined} onFinish={() => undefined} onRetry={() => undefined} />);
+    expect(screen.getByRole('dialog', { name: 'Upload failed' })).toBeInTheDocument();
+    expect(screen.getByRole('alert')).toHaveTextContent(message);
+  });
+});
+
+describe('privacy (issue #13 item 1) and downloads (item 5)', () => {
+  const patched = (calls: ReturnType<typeof serve>) => [...(calls.find((c) => c.method === 'PATCH')!.body as FormData).entries()];
+
+  it('shows each video\'s privacy in the table, and the scheduled time', async () => {
+    serve([
+      video({ isPublished: true, privacy: 'public' }),
+      video({ _id: 'v2', title: 'Dogs', privacy: 'unlisted' }),
+      video({ _id: 'v3', title: 'Birds', privacy: 'private' }),
+      video({ _id: 'v4', title: 'Fish', privacy: 'private', publishAt: '2030-01-02T03:04:00.000Z' }),
+    ]);
+    renderApp('/user/@ada/dashboard');
+    const table = await screen.findByRole('table', { name: 'Your videos' });
+    for (const label of ['Published', 'Unlisted', 'Unpublished', `Scheduled for ${formatDateTime('2030-01-02T03:04:00.000Z')}`]) {
+      expect(within(table).getByText(label)).toBeInTheDocument();
+    }
+  });
+
+  it('makes a video unlisted and allows downloads from the edit dialog: only those fields are sent', async () => {
+    const calls = serve([video({ privacy: 'private' })], (url, init) => (url.pathname === '/api/v1/videos/v1' && init.method === 'PATCH' ? { data: { video: video({}) } } : undefined));
+    renderApp('/user/@ada/dashboard');
+    await userEvent.click(await screen.findByRole('button', { name: 'Edit Cats' }));
+    const dialog = screen.getByRole('dialog', { name: 'Edit video' });
+    expect(within(dialog).getByRole('radio', { name: /^Private/ })).toBeChecked();
+    await userEvent.click(within(dialog).getByRole('radio', { name: /^Unlisted/ }));
+    await userEvent.click(within(dialog).getByRole('checkbox', { name: 'Allow viewers to download' }));
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(calls.some((c) => c.method === 'PATCH')).toBe(true));
+    expect(patched(calls)).toEqual([
+      ['downloadsEnabled', 'true'],
+      ['privacy', 'unlisted'],
+    ]);
+  });
+
+  it('schedules a publication: a time is required, then sent as an ISO time', async () => {
+    const calls = serve([video({ privacy: 'private' })], (url, init) => (url.pathname === '/api/v1/videos/v1' && init.method === 'PATCH' ? { data: { video: video({}) } } : undefined));
+    renderApp('/user/@ada/dashboard');
+    await userEvent.click(await screen.findByRole('button', { name: 'Edit Cats' }));
+    const dialog = screen.getByRole('dialog', { name: 'Edit video' });
+    await userEvent.click(within(dialog).getByRole('radio', { name: /^Scheduled/ }));
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Choose when the video is published')).toBeInTheDocument();
+    expect(calls.some((c) => c.method === 'PATCH')).toBe(false);
+    await userEvent.type(within(dialog).getByLabelText('Publish on'), '2030-06-01T12:30');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(calls.some((c) => c.method === 'PATCH')).toBe(true));
+    expect(patched(calls)).toEqual([['publishAt', new Date('2030-06-01T12:30').toISOString()]]);
+  });
+});
+

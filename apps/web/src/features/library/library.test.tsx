@@ -29,9 +29,9 @@ describe('personal lists', () => {
     ['/subscriptions', 'subscriptions', 'Please login to view your subscriptions.'],
     ['/history', 'users/watch-history', 'Please login to view your watch history.'],
     ['/liked-videos', 'likes/video', 'Please login to view your liked videos.'],
-  ])('%s answered 401 toasts the login message and goes home', async (path, api, message) => {
+  ])('%s answered 401 (a session that ended server-side) toasts the login message and goes home', async (path, api, message) => {
     // The real server answers with the same words: they must show once (the toast), not also as a page error.
-    serve(false, (url) => (url.pathname === `/api/v1/${api}` ? { status: 401, message } : undefined));
+    serve(true, (url) => (url.pathname === `/api/v1/${api}` ? { status: 401, message } : undefined));
     const { router } = renderApp(path);
     expect(await screen.findByText(message)).toBeInTheDocument();
     expect(screen.getAllByText(message)).toHaveLength(1);
@@ -62,14 +62,39 @@ describe('personal lists', () => {
   });
 });
 
-describe('my playlists', () => {
-  it('without a stored user toasts and goes home without asking the server', async () => {
+describe('personal pages without an account (issue #17)', () => {
+  it.each([
+    ['/subscriptions', 'Subscriptions', "Don't miss new videos", 'subscriptions'],
+    ['/history', 'Watch history', 'Keep track of what you watch', 'users/watch-history'],
+    ['/liked-videos', 'Liked videos', 'Enjoy your favourite videos', 'likes/video'],
+    ['/playlists', 'Playlists', 'Save videos for later', 'playlists'],
+  ])('%s shows its heading and a sign-in prompt, stays put and asks the server nothing', async (path, heading, prompt, api) => {
     const calls = serve(false, () => undefined);
-    const { router } = renderApp('/playlists');
-    expect(await screen.findByText('Please login to view your playlists.')).toBeInTheDocument();
-    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
-    expect(calls.some((c) => c.url.pathname === '/api/v1/playlists')).toBe(false);
+    const { router } = renderApp(path);
+    expect(await screen.findByRole('heading', { level: 1, name: heading })).toBeInTheDocument();
+    const section = screen.getByRole('region', { name: prompt });
+    expect(within(section).getByRole('link', { name: 'Log In' })).toHaveAttribute('href', '/login');
+    expect(router.state.location.pathname).toBe(path);
+    expect(screen.queryByText(/Please login/)).not.toBeInTheDocument();
+    expect(calls.some((c) => c.url.pathname === `/api/v1/${api}`)).toBe(false);
   });
+});
+
+describe('a stored user whose session the server ended', () => {
+  it.each([
+    ['/history', 'Please login to view your watch history.'],
+    ['/playlists', 'Please login to view your playlists.'],
+  ])('%s toasts the login message and goes home, not the sign-in prompt', async (path, message) => {
+    session.setUser({ userId: ada._id, userName: 'ada', fullName: ada.fullName, email: ada.email, avatar: null, cover: null });
+    // No access token, and the refresh cookie is gone: every call answers 401.
+    fakeApi(() => ({ status: 401, message: 'Unauthorized request' }));
+    const { router } = renderApp(path);
+    expect(await screen.findByText(message)).toBeInTheDocument();
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+  });
+});
+
+describe('my playlists', () => {
 
   it('shows the empty state', async () => {
     serve(true, (url) => (url.pathname === '/api/v1/playlists' ? page('playlists', []) : undefined));
@@ -93,7 +118,7 @@ describe('my playlists', () => {
       return undefined;
     });
     renderApp('/playlists');
-    expect(await screen.findByRole('link', { name: 'Play all: Mix' })).toHaveAttribute('href', '/video/v1?listId=p1');
+    expect(await screen.findByRole('link', { name: /^Play all: Mix, / })).toHaveAttribute('href', '/video/v1?listId=p1');
     await userEvent.click(screen.getByRole('button', { name: 'Options for Mix' }));
     await userEvent.click(screen.getByRole('menuitem', { name: 'Edit' }));
     const name = screen.getByRole('textbox', { name: 'Playlist name' });

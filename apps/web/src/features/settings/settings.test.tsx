@@ -1,7 +1,7 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import toast from 'react-hot-toast';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { session } from '@/lib/session.ts';
 import { fakeApi, renderApp, type Handler } from '@/test/render.tsx';
 import { DASHBOARD_LOGIN_MESSAGE, guardMessage, OWN_CHANNEL_MESSAGE } from './components/guard.ts';
@@ -157,5 +157,57 @@ describe('change password', () => {
     expect(await screen.findByText('Password updated successfully')).toBeInTheDocument();
     expect(calls.find((c) => c.method === 'PATCH')!.body).toEqual({ email: 'ada@x.io', curPassword: 'oldpass', newPassword: 'newpass1', confirmPassword: 'newpass1' });
     expect(cur).toHaveValue('');
+  });
+});
+
+describe('your data (issue #12 item 8)', () => {
+  it('downloads the export as a file named by the server', async () => {
+    serve(true, (url) =>
+      url.pathname === '/api/v1/users/me/export' ? { data: { userName: 'ada' }, headers: { 'Content-Disposition': 'attachment; filename="glimpse-ada.json"' } } : undefined,
+    );
+    const saved: string[] = [];
+    URL.createObjectURL = () => 'blob:export';
+    URL.revokeObjectURL = () => undefined;
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      saved.push(this.download);
+    });
+    renderApp('/user/@ada/personal-information');
+    await userEvent.click(await screen.findByRole('button', { name: 'Download my data' }));
+    await waitFor(() => expect(saved).toEqual(['glimpse-ada.json']));
+    expect(click).toHaveBeenCalledOnce();
+  });
+
+  it('deletes the account with its password: a wrong one keeps the dialog with the message; then home, signed out, with a toast', async () => {
+    const sent: unknown[] = [];
+    serve(true, (url, init) => {
+      if (url.pathname !== '/api/v1/users/me' || init.method !== 'DELETE') return undefined;
+      const body = JSON.parse(String(init.body)) as { password: string };
+      sent.push(body);
+      return body.password === 'right-one'
+        ? { data: null, message: 'Your account was deleted' }
+        : { status: 400, message: 'The password is incorrect; your account was not deleted' };
+    });
+    const { router } = renderApp('/user/@ada/personal-information');
+    await userEvent.click(await screen.findByRole('button', { name: 'Delete account' }));
+    const dialog = screen.getByRole('dialog', { name: 'Delete account' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Delete my account' }));
+    expect(within(dialog).getByText('Please enter your password')).toBeInTheDocument();
+    expect(sent).toEqual([]);
+    await userEvent.type(within(dialog).getByLabelText('Your password'), 'wrong');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Delete my account' }));
+    expect(await within(dialog).findByText('The password is incorrect; your account was not deleted')).toBeInTheDocument();
+    expect(session.getUser()).not.toBeNull();
+    expect(screen.queryByText('Please login to view your Channel.')).toBeNull();
+
+    await userEvent.clear(within(dialog).getByLabelText('Your password'));
+    await userEvent.type(within(dialog).getByLabelText('Your password'), 'right-one');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Delete my account' }));
+    expect(await screen.findByText('Your account was deleted')).toBeInTheDocument();
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    await waitFor(() => expect(session.getUser()).toBeNull());
+    expect(session.getAccessToken()).toBeNull();
+    expect(await screen.findByRole('link', { name: 'Log In' })).toBeInTheDocument();
+    expect(sent).toEqual([{ password: 'wrong' }, { password: 'right-one' }]);
+    expect(screen.queryByText('Please login to view your Channel.')).toBeNull();
   });
 });

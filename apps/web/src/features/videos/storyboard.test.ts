@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cueAt, parseStoryboard, shortcutFor } from './storyboard.ts';
+import { cueAt, parseStoryboard } from './storyboard.ts';
 
 const vtt = `WEBVTT
 
@@ -29,8 +29,5 @@ describe('storyboard', () => {
     expect(cueAt(cues, 30)!.x).toBe(160);
     expect(cueAt(cues, 61)!.y).toBe(90);
     expect(cueAt([], 3)).toBeUndefined();
-  });
-  it('maps the keyboard shortcuts', () => {
-    expect([' ', 'k', 'K', 'j', 'l', 'f', 'm', 'x'].map(shortcutFor)).toEqual(['toggle', 'toggle', 'toggle', 'back', 'forward', 'fullscreen', 'mute', null]);
   });
 });

@@ -48,24 +48,3 @@ export function cueAt(cues: readonly StoryboardCue[], time: number): StoryboardC
   }
   return found;
 }
-
-export type PlayerAction = 'toggle' | 'back' | 'forward' | 'fullscreen' | 'mute';
-
-/** Player keyboard shortcuts: space/k play-pause, j/l ∓10 s, f full screen, m mute. */
-export function shortcutFor(key: string): PlayerAction | null {
-  switch (key.toLowerCase()) {
-    case ' ':
-    case 'k':
-      return 'toggle';
-    case 'j':
-      return 'back';
-    case 'l':
-      return 'forward';
-    case 'f':
-      return 'fullscreen';
-    case 'm':
-      return 'mute';
-    default:
-      return null;
-  }
-}

@@ -1,18 +1,27 @@
-import { isStaff } from '@glimpse/contract';
+import { isStaff, type Role } from '@glimpse/contract';
 import { useQuery } from '@tanstack/react-query';
+import clsx from 'clsx';
 import { useEffect } from 'react';
 import toast from 'react-hot-toast';
-import { useNavigate } from 'react-router';
-import { EmptyState } from '@/components/ui/empty-state.tsx';
+import { NavLink, Outlet, useNavigate, useOutletContext } from 'react-router';
 import { Spinner } from '@/components/ui/spinner.tsx';
 import { paths } from '@/config/paths.ts';
 import { meQueryOptions } from '@/features/auth/api/auth-api.ts';
+import { sectionsFor } from '../admin-sections.ts';
+import { t } from '@/lib/i18n/i18n.ts';
 
 export const ADMIN_ONLY_MESSAGE = 'Only moderators and admins can open the administration.';
 
+/** What each staff page gets from the layout: the viewer's role as users/me tells it. */
+export interface AdminContext {
+  role: Role;
+}
+export const useAdminContext = () => useOutletContext<AdminContext>();
+
 /**
- * The staff area. The role comes from GET users/me (not the stored copy), so a revoked moderator
- * is sent home; the server checks the role again on every staff call.
+ * The staff area: a heading, its sections as tabs, and the section below. The role comes from
+ * GET users/me (not the stored copy), so a revoked moderator is sent home; the server checks the
+ * role again on every staff call.
  */
 export default function Administration() {
   const me = useQuery(meQueryOptions);
@@ -22,19 +31,33 @@ export default function Administration() {
 
   useEffect(() => {
     if (!refused) return;
-    toast.error(ADMIN_ONLY_MESSAGE, { id: ADMIN_ONLY_MESSAGE });
+    toast.error(t('admin.onlyStaff'), { id: ADMIN_ONLY_MESSAGE });
     navigate(paths.home.getHref(), { replace: true });
   }, [refused, navigate]);
 
   if (me.isPending) return <Spinner />;
-  if (refused) return null;
+  if (refused || !role) return null;
   return (
-    <div className="mx-auto flex max-w-3xl flex-col gap-4 p-4">
-      <h1 className="text-2xl font-semibold">Administration</h1>
-      <p className="text-sm text-zinc-600">
-        Your role: <strong className="font-semibold text-zinc-900">{role}</strong>
-      </p>
-      <EmptyState kind="moderation" title="Moderation tools are coming" text="Reports, the moderation queue and instance settings will appear here." />
+    <div className="mx-auto flex max-w-5xl flex-col gap-4 p-4">
+      <h1 className="text-2xl font-semibold">{t('nav.administration')}</h1>
+      <nav aria-label={t('admin.sections')} className="-mx-1 flex gap-1 overflow-x-auto border-b border-line">
+        {sectionsFor(role).map((s) => (
+          <NavLink
+            key={s.to}
+            to={s.to}
+            end={s.end}
+            className={({ isActive }) =>
+              clsx(
+                'whitespace-nowrap rounded-t-md px-3 py-2 text-sm font-medium',
+                isActive ? 'border-b-2 border-accent text-link' : 'text-fg-muted hover:text-fg',
+              )
+            }
+          >
+            {t(s.label)}
+          </NavLink>
+        ))}
+      </nav>
+      <Outlet context={{ role } satisfies AdminContext} />
     </div>
   );
 }

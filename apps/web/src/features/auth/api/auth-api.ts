@@ -50,7 +50,7 @@ export async function login(body: { email: string; password: string }) {
   return res;
 }
 
-export const register = (body: { fullName: string; email: string; password: string }) =>
+export const register = (body: { fullName: string; email: string; password: string; reason?: string }) =>
   api.post<unknown>('auths/register', body, { skipRefresh: true });
 
 export async function logout() {

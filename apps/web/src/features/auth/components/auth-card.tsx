@@ -1,13 +1,14 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { paths } from '@/config/paths.ts';
+import { t } from '@/lib/i18n/i18n.ts';
 
 /** The centred card the account screens (outside the main layout) sit in. */
 export function AuthCard({ title, children }: { title: string; children: ReactNode }) {
   return (
-    <main className="flex min-h-screen items-start justify-center bg-zinc-50 px-4 py-10 xs:items-center">
-      <div className="w-full max-w-sm rounded-2xl border border-zinc-200 bg-white p-6 shadow-sm">
-        <Link to={paths.home.getHref()} className="mb-4 flex items-center justify-center gap-2 rounded-lg text-xl font-bold" aria-label="Glimpse home">
+    <main className="flex min-h-screen items-start justify-center bg-surface-muted px-4 py-10 xs:items-center">
+      <div className="w-full max-w-sm rounded-2xl border border-line bg-surface p-6 shadow-sm">
+        <Link to={paths.home.getHref()} className="mb-4 flex items-center justify-center gap-2 rounded-lg text-xl font-bold" aria-label={t('shell.homeLink', { name: 'Glimpse' })}>
           <img src="/favicon.svg" alt="" width={32} height={32} />
           <span>Glimpse</span>
         </Link>

@@ -6,6 +6,7 @@ import { TextField } from '@/components/ui/text-field.tsx';
 import { errorMessage } from '@/lib/api-client.ts';
 import { useZodForm } from '@/lib/use-zod-form.ts';
 import { sendForgotPasswordMail } from '../api/auth-api.ts';
+import { t } from '@/lib/i18n/i18n.ts';
 
 export function ForgotPasswordDialog({ open, onClose, initialEmail }: { open: boolean; onClose: () => void; initialEmail: string }) {
   const { register, handleSubmit, formState, anyEmpty, reset } = useZodForm(forgotPasswordBody, { email: initialEmail });
@@ -20,12 +21,12 @@ export function ForgotPasswordDialog({ open, onClose, initialEmail }: { open: bo
     }
   });
   return (
-    <Dialog open={open} onClose={onClose} title="Forgot password">
+    <Dialog open={open} onClose={onClose} title={t('auth.forgotTitle')}>
       <form onSubmit={submit} noValidate className="flex flex-col gap-4">
-        <p className="text-sm text-zinc-600">Enter your email and we will send you a link to reset your password.</p>
-        <TextField label="Email" type="email" autoComplete="email" {...register('email')} error={formState.errors.email?.message} />
+        <p className="text-sm text-fg-muted">{t('auth.forgotText')}</p>
+        <TextField label={t('auth.email')} type="email" autoComplete="email" {...register('email')} error={formState.errors.email?.message} />
         <Button type="submit" dimmed={anyEmpty} loading={formState.isSubmitting}>
-          Send reset link
+          {t('auth.sendLink')}
         </Button>
       </form>
     </Dialog>

@@ -8,8 +8,11 @@ import { errorMessage, isApiError } from '@/lib/api-client.ts';
 import { useZodForm } from '@/lib/use-zod-form.ts';
 import { resetPassword } from '../api/auth-api.ts';
 import { AuthCard } from '../components/auth-card.tsx';
+import { useDocumentTitle } from '@/lib/use-document-title.ts';
+import { t } from '@/lib/i18n/i18n.ts';
 
 export default function PasswordResetRoute() {
+  useDocumentTitle(t('auth.resetTitle'));
   const navigate = useNavigate();
   const token = useSearchParams()[0].get('token') ?? '';
   const { register, handleSubmit, formState, anyEmpty } = useZodForm(passwordResetBody, { token, newPassword: '', confirmPassword: '' });
@@ -17,31 +20,31 @@ export default function PasswordResetRoute() {
   const submit = handleSubmit(async (body) => {
     try {
       await resetPassword(body);
-      toast.success('Password reset successfully');
+      toast.success(t('auth.resetOk'));
       navigate(paths.login.getHref());
     } catch (err) {
-      toast.error(isApiError(err, 401) ? 'Invalid or expired reset password link. Please try with a new link.' : errorMessage(err));
+      toast.error(isApiError(err, 401) ? t('auth.resetBadLink') : errorMessage(err));
     }
   });
 
   return (
-    <AuthCard title="Reset your password">
+    <AuthCard title={t('auth.resetYour')}>
       <form onSubmit={submit} noValidate className="flex flex-col gap-4">
         <input type="hidden" {...register('token')} />
-        <TextField label="New password" type="password" autoComplete="new-password" {...register('newPassword')} error={formState.errors.newPassword?.message} />
+        <TextField label={t('auth.newPassword')} type="password" autoComplete="new-password" {...register('newPassword')} error={formState.errors.newPassword?.message} />
         <TextField
-          label="Confirm password"
+          label={t('auth.confirmPassword')}
           type="password"
           autoComplete="new-password"
           {...register('confirmPassword')}
           error={formState.errors.confirmPassword?.message}
         />
         <div className="flex gap-2">
-          <Link to={paths.login.getHref()} className="flex h-10 flex-1 items-center justify-center rounded-full bg-zinc-100 text-sm font-medium hover:bg-zinc-200">
-            Login
+          <Link to={paths.login.getHref()} className="flex h-10 flex-1 items-center justify-center rounded-full bg-surface-subtle text-sm font-medium hover:bg-surface-strong">
+            {t('auth.login')}
           </Link>
           <Button type="submit" className="flex-1" dimmed={anyEmpty} loading={formState.isSubmitting}>
-            Reset Password
+            {t('auth.resetButton')}
           </Button>
         </div>
       </form>

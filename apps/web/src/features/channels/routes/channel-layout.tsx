@@ -9,16 +9,20 @@ import { Button } from '@/components/ui/button.tsx';
 import { NotAvailable } from '@/components/ui/not-available.tsx';
 import { Spinner } from '@/components/ui/spinner.tsx';
 import { paths, userNameFromAdminName } from '@/config/paths.ts';
+import { ReportMenu } from '@/components/moderation/report-dialog.tsx';
 import { errorMessage } from '@/lib/api-client.ts';
 import { useStoredUser } from '@/lib/session.ts';
 import { useChannel, useToggleSubscription } from '../api/channel-api.ts';
 import type { ChannelContext } from '../components/channel-context.ts';
+import { ChannelFeedLink, useChannelFeedLinks } from '../components/channel-feed.tsx';
+import { useDocumentTitle } from '@/lib/use-document-title.ts';
+import { t, type MessageKey } from '@/lib/i18n/i18n.ts';
 
-const tabs = [
-  { label: 'Videos', href: paths.channel.videos.getHref },
-  { label: 'Playlists', href: paths.channel.playlists.getHref },
-  { label: 'Tweets', href: paths.channel.tweets.getHref },
-  { label: 'Subscribed', href: paths.channel.subscribed.getHref },
+const tabs: { label: MessageKey; href: (userName: string) => string }[] = [
+  { label: 'channel.videos', href: paths.channel.videos.getHref },
+  { label: 'nav.playlists', href: paths.channel.playlists.getHref },
+  { label: 'channel.tweets', href: paths.channel.tweets.getHref },
+  { label: 'channel.subscribed', href: paths.channel.subscribed.getHref },
 ];
 
 function SubscribeButton({ channel }: { channel: Channel }) {
@@ -36,7 +40,7 @@ function SubscribeButton({ channel }: { channel: Channel }) {
   };
   return (
     <Button variant={channel.isSubscribed ? 'secondary' : 'dark'} onClick={onClick} loading={busy} aria-pressed={channel.isSubscribed}>
-      {channel.isSubscribed ? 'Subscribed' : 'Subscribe'}
+      {channel.isSubscribed ? t('watch.subscribed') : t('watch.subscribe')}
     </Button>
   );
 }
@@ -57,13 +61,15 @@ function ChannelPage({ userName }: { userName: string }) {
   const navigate = useNavigate();
   const me = useStoredUser();
   const query = useChannel(userName);
+  useDocumentTitle(query.data ? `${query.data.fullName} (@${query.data.userName})` : null);
   const failed = query.isError;
+  useChannelFeedLinks(query.data);
   // Spec §8: a channel that fails to load sends the visitor home.
   useEffect(() => {
     if (failed) navigate(paths.home.getHref(), { replace: true });
   }, [failed, navigate]);
 
-  if (!query.data) return <Spinner label="Loading channel" />;
+  if (!query.data) return <Spinner label={t('settings.loadingChannel')} />;
   const channel = query.data;
   const isOwner = me?.userId === channel._id;
   const context: ChannelContext = { channel, isOwner };
@@ -73,35 +79,39 @@ function ChannelPage({ userName }: { userName: string }) {
       <ChannelHeader
         channel={channel}
         actions={
-          isOwner ? (
-            <Link
-              to={paths.user.dashboard.getHref(channel.userName)}
-              className="inline-flex h-10 items-center gap-2 rounded-full bg-blue-600 px-4 text-sm font-medium text-white hover:bg-blue-700"
-            >
-              <LayoutDashboard className="size-4" aria-hidden /> Dashboard
-            </Link>
-          ) : (
-            <SubscribeButton channel={channel} />
-          )
+          <>
+            {isOwner ? (
+              <Link
+                to={paths.user.dashboard.getHref(channel.userName)}
+                className="inline-flex h-10 items-center gap-2 rounded-full bg-accent px-4 text-sm font-medium text-on-accent hover:bg-accent-hover"
+              >
+                <LayoutDashboard className="size-4" aria-hidden /> Dashboard
+              </Link>
+            ) : (
+              <SubscribeButton channel={channel} />
+            )}
+            <ChannelFeedLink userName={channel.userName} />
+            {!isOwner && me && <ReportMenu kind="channel" id={channel._id} label={t('channel.moreActions')} />}
+          </>
         }
       />
-      <nav aria-label="Channel" className="mt-4 overflow-x-auto border-b border-zinc-200">
+      <nav aria-label={t('channel.nav')} className="mt-2 overflow-x-auto border-b border-line">
         <ul className="flex min-w-max">
           {tabs.map((tab) => (
             <li key={tab.label}>
               <NavLink
                 to={tab.href(channel.userName)}
                 className={({ isActive }) =>
-                  clsx('block border-b-2 px-3 py-2.5 text-sm font-medium sm:px-4', isActive ? 'border-zinc-900 text-zinc-900' : 'border-transparent text-zinc-600 hover:text-zinc-900')
+                  clsx('block border-b-2 px-3 py-2.5 text-sm font-medium sm:px-4', isActive ? 'border-fg text-fg' : 'border-transparent text-fg-muted hover:text-fg')
                 }
               >
-                {tab.label}
+                {t(tab.label)}
               </NavLink>
             </li>
           ))}
         </ul>
       </nav>
-      <div className="py-6">
+      <div className="pb-6 pt-4">
         <Outlet context={context} />
       </div>
     </div>

@@ -9,6 +9,7 @@ import { paths } from '@/config/paths.ts';
 import { plural } from '@/lib/format.ts';
 import { filterSubscribed, useSubscribedChannels } from '../api/channel-api.ts';
 import { useChannelContext } from '../components/channel-context.ts';
+import { t } from '@/lib/i18n/i18n.ts';
 
 export default function ChannelSubscribedRoute() {
   const { channel } = useChannelContext();
@@ -21,37 +22,37 @@ export default function ChannelSubscribedRoute() {
     setApplied(typed);
   };
 
-  if (q.isPending) return <Spinner label="Loading channels" />;
+  if (q.isPending) return <Spinner label={t('channel.loadingChannels')} />;
   const all = q.data?.pages.flatMap((p) => p.items) ?? [];
-  if (all.length === 0) return <EmptyState kind="subscriber" title="No people subscribed" text="This channel has yet to subscribe a new channel." />;
+  if (all.length === 0) return <EmptyState kind="subscriber" title={t('channel.noSubscribed')} text={t('channel.noSubscribedText')} />;
   const shown = filterSubscribed(all, applied);
 
   return (
-    <div className="mx-auto max-w-3xl">
-      <form role="search" aria-label="Subscribed channels" onSubmit={apply} className="mb-4 flex">
+    <div className="max-w-3xl">
+      <form role="search" aria-label={t('channel.subscribedChannels')} onSubmit={apply} className="mb-4 flex">
         <input
           type="search"
-          aria-label="Search subscribed channels"
-          placeholder="Search"
+          aria-label={t('channel.searchSubscribed')}
+          placeholder={t('shell.search')}
           value={typed}
           onChange={(e) => setTyped(e.target.value)}
-          className="h-10 min-w-0 flex-1 rounded-l-full border border-zinc-300 px-4 text-sm"
+          className="h-10 min-w-0 flex-1 rounded-l-full border border-line-strong px-4 text-sm"
         />
-        <button type="submit" aria-label="Search channels" title="Search channels" className="flex h-10 w-12 items-center justify-center rounded-r-full border border-l-0 border-zinc-300 bg-zinc-50 hover:bg-zinc-100">
+        <button type="submit" aria-label={t('channel.searchChannels')} title={t('channel.searchChannels')} className="flex h-10 w-12 items-center justify-center rounded-r-full border border-l-0 border-line-strong bg-surface-muted hover:bg-surface-subtle">
           <Search className="size-5" aria-hidden />
         </button>
       </form>
       {shown.length === 0 ? (
-        <EmptyState kind="channel" title="No channels found" />
+        <EmptyState kind="channel" title={t('search.noChannels')} />
       ) : (
-        <ul aria-label="Subscribed channels" className="divide-y divide-zinc-200">
+        <ul aria-label={t('channel.subscribedChannels')} className="divide-y divide-line">
           {shown.map(({ channel: c }) => (
             <li key={c._id}>
-              <Link to={paths.channel.videos.getHref(c.userName)} className="flex items-center gap-3 rounded-lg px-2 py-3 hover:bg-zinc-50">
+              <Link to={paths.channel.videos.getHref(c.userName)} className="flex items-center gap-3 rounded-lg px-2 py-3 hover:bg-surface-muted">
                 <Avatar src={c.avatar?.url} fullName={c.fullName} size={50} />
                 <span className="min-w-0">
                   <span className="block truncate font-semibold">{c.fullName}</span>
-                  <span className="block text-sm text-zinc-600">{plural(c.subscriberCount, 'subscriber')}</span>
+                  <span className="block text-sm text-fg-muted">{plural(c.subscriberCount, 'count.subscribers')}</span>
                 </span>
               </Link>
             </li>

@@ -1,3 +1,4 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import toast from 'react-hot-toast';
 import { TweetCard } from '@/components/media/tweet-card.tsx';
@@ -8,10 +9,14 @@ import { ConfirmDialog } from '@/components/ui/dialog.tsx';
 import { EmptyState } from '@/components/ui/empty-state.tsx';
 import { InfiniteSentinel } from '@/components/ui/infinite-sentinel.tsx';
 import { Spinner } from '@/components/ui/spinner.tsx';
+import { ReportMenu } from '@/components/moderation/report-dialog.tsx';
+import { TakedownNotice } from '@/components/moderation/takedown-notice.tsx';
 import { errorMessage } from '@/lib/api-client.ts';
-import { deleteTweet, updateTweet, useChannelTweets, useTweetCache } from '../api/channel-api.ts';
+import { useStoredUser } from '@/lib/session.ts';
+import { deleteTweet, tweetsKey, updateTweet, useChannelTweets, useTweetCache } from '../api/channel-api.ts';
 import { useChannelContext } from '../components/channel-context.ts';
 import { TweetComposer } from '../components/tweet-composer.tsx';
+import { t } from '@/lib/i18n/i18n.ts';
 
 function EditBody({ tweet, onCancel, onSaved }: { tweet: Tweet; onCancel: () => void; onSaved: (tweet: Tweet) => void }) {
   const [text, setText] = useState(tweet.content);
@@ -23,8 +28,9 @@ function EditBody({ tweet, onCancel, onSaved }: { tweet: Tweet; onCancel: () => 
     setBusy(true);
     try {
       const { data, message } = await updateTweet(tweet._id, content);
-      onSaved({ ...tweet, content, updatedAt: data?.updatedAt ?? new Date().toISOString() });
-      toast.success(message || 'Tweet updated successfully');
+      // The server's message says when the edit is held for review (a watched word); the card marks it.
+      onSaved({ ...tweet, content, state: data?.state ?? tweet.state, updatedAt: data?.updatedAt ?? new Date().toISOString() });
+      toast.success(message || t('tweet.updated'));
     } catch (err) {
       toast.error(errorMessage(err));
     } finally {
@@ -33,13 +39,13 @@ function EditBody({ tweet, onCancel, onSaved }: { tweet: Tweet; onCancel: () => 
   };
   return (
     <div>
-      <textarea aria-label="Edit tweet" value={text} onChange={(e) => setText(e.target.value)} rows={3} className="w-full rounded-lg border border-zinc-300 p-2 text-sm" />
+      <textarea aria-label={t('tweet.edit')} value={text} onChange={(e) => setText(e.target.value)} rows={3} className="w-full rounded-lg border border-line-strong p-2 text-sm" />
       <div className="mt-1 flex justify-end gap-2">
         <Button variant="secondary" size="sm" onClick={onCancel}>
-          Cancel
+          {t('common.cancel')}
         </Button>
-        <Button size="sm" onClick={save} loading={busy} dimmed={!text.trim()}>
-          Save
+        <Button size="sm" onClick={save} loading={busy} disabled={!text.trim()}>
+          {t('common.save')}
         </Button>
       </div>
     </div>
@@ -48,6 +54,8 @@ function EditBody({ tweet, onCancel, onSaved }: { tweet: Tweet; onCancel: () => 
 
 export default function ChannelTweetsRoute() {
   const { channel, isOwner } = useChannelContext();
+  const me = useStoredUser();
+  const queryClient = useQueryClient();
   const q = useChannelTweets(channel._id);
   const cache = useTweetCache(channel._id);
   const [openMenu, setOpenMenu] = useState<string | null>(null);
@@ -61,7 +69,7 @@ export default function ChannelTweetsRoute() {
     try {
       const { message } = await deleteTweet(deleting._id);
       cache.remove(deleting._id);
-      toast.success(message || 'Tweet deleted successfully');
+      toast.success(message || t('tweet.deleted'));
       setDeleting(null);
     } catch (err) {
       toast.error(errorMessage(err));
@@ -72,34 +80,46 @@ export default function ChannelTweetsRoute() {
 
   const tweets = q.data?.pages.flatMap((p) => p.items) ?? [];
   return (
-    <div className="mx-auto max-w-3xl">
+    <div className="max-w-3xl">
       {isOwner && <TweetComposer channel={channel} onPosted={cache.prepend} />}
       {q.isPending ? (
-        <Spinner label="Loading tweets" />
+        <Spinner label={t('tweet.loading')} />
       ) : tweets.length === 0 ? (
-        <EmptyState kind="tweet" title="No tweets" text="This channel has yet to make a Tweet." />
+        <EmptyState kind="tweet" title={t('tweet.none')} text={t('tweet.noneText')} />
       ) : (
-        <ul aria-label="Tweets">
-          {tweets.map((t) => (
-            <li key={t._id}>
+        <ul aria-label={t('channel.tweets')}>
+          {tweets.map((item) => (
+            <li key={item._id}>
               <TweetCard
-                tweet={t}
-                menu={
-                  isOwner && (
-                    <ActionMenu
-                      label="Tweet options"
-                      open={openMenu === t._id}
-                      onToggle={() => setOpenMenu((cur) => toggleOpen(cur, t._id))}
-                      onClose={() => setOpenMenu(null)}
-                      onEdit={() => setEditing(t._id)}
-                      onDelete={() => setDeleting(t)}
+                tweet={item}
+                notice={
+                  item.takedown && (
+                    <TakedownNotice
+                      kind="tweet"
+                      id={item._id}
+                      notice={item.takedown}
+                      onAppealed={() => void queryClient.invalidateQueries({ queryKey: tweetsKey(channel._id) })}
                     />
                   )
                 }
+                menu={
+                  isOwner ? (
+                    <ActionMenu
+                      label={t('tweet.options')}
+                      open={openMenu === item._id}
+                      onToggle={() => setOpenMenu((cur) => toggleOpen(cur, item._id))}
+                      onClose={() => setOpenMenu(null)}
+                      onEdit={() => setEditing(item._id)}
+                      onDelete={() => setDeleting(item)}
+                    />
+                  ) : (
+                    me && <ReportMenu kind="tweet" id={item._id} label={t('tweet.moreActions')} />
+                  )
+                }
                 body={
-                  editing === t._id ? (
+                  editing === item._id ? (
                     <EditBody
-                      tweet={t}
+                      tweet={item}
                       onCancel={() => setEditing(null)}
                       onSaved={(next) => {
                         cache.replace(next);
@@ -116,8 +136,8 @@ export default function ChannelTweetsRoute() {
       <InfiniteSentinel hasMore={q.hasNextPage} loading={q.isFetchingNextPage} onVisible={() => q.fetchNextPage()} />
       <ConfirmDialog
         open={deleting !== null}
-        title="Delete tweet"
-        text="Are you sure you want to delete this tweet? Its comments are deleted with it."
+        title={t('tweet.deleteTitle')}
+        text={t('tweet.deleteText')}
         onConfirm={confirmDelete}
         onClose={() => setDeleting(null)}
         busy={busy}

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { Button } from '@/components/ui/button.tsx';
+import { t } from '@/lib/i18n/i18n.ts';
 
 /** A text box with Cancel / submit; blank (trimmed) text is not sent. */
 export function CommentBox({
@@ -42,15 +43,15 @@ export function CommentBox({
         autoFocus={autoFocus}
         rows={2}
         onChange={(e) => setText(e.target.value)}
-        className="w-full resize-y rounded-lg border border-zinc-300 px-3 py-2 text-sm"
+        className="w-full resize-y rounded-lg border border-line-strong px-3 py-2 text-sm"
       />
       <div className="flex justify-end gap-2">
         {onCancel && (
           <Button variant="ghost" size="sm" onClick={onCancel}>
-            Cancel
+            {t('common.cancel')}
           </Button>
         )}
-        <Button type="submit" size="sm" dimmed={text.trim() === ''} loading={busy}>
+        <Button type="submit" size="sm" disabled={text.trim() === ''} loading={busy}>
           {submitLabel}
         </Button>
       </div>

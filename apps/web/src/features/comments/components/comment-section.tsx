@@ -1,21 +1,37 @@
 import clsx from 'clsx';
-import { ChevronDown, ChevronUp, EllipsisVertical, ThumbsDown, ThumbsUp } from 'lucide-react';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import type { TakedownNotice as TakedownNoticeData } from '@glimpse/contract';
+import { ChevronDown, ChevronUp, EllipsisVertical, MessageSquareOff, Pin, ThumbsDown, ThumbsUp } from 'lucide-react';
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import toast from 'react-hot-toast';
 import { Link } from 'react-router';
 import { Avatar } from '@/components/ui/avatar.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { ConfirmDialog } from '@/components/ui/dialog.tsx';
 import { EmptyState } from '@/components/ui/empty-state.tsx';
+import { HeldBadge } from '@/components/ui/held-badge.tsx';
 import { InfiniteSentinel } from '@/components/ui/infinite-sentinel.tsx';
+import { reactionLabel } from '@/components/ui/like-dislike.tsx';
 import { paths } from '@/config/paths.ts';
+import { ReportDialog, ReportMenu } from '@/components/moderation/report-dialog.tsx';
+import { TakedownNotice } from '@/components/moderation/takedown-notice.tsx';
 import { errorMessage } from '@/lib/api-client.ts';
 import { formatCount, formatRelative, plural } from '@/lib/format.ts';
 import { useStoredUser, type StoredUser } from '@/lib/session.ts';
 import type { Comment } from '@/types/api.ts';
-import { deleteCommentCall, editComment, fetchComments, postComment, reactToComment, type CommentEntityType } from '../api/comments-api.ts';
+import {
+  approveComment,
+  blockFromChannel,
+  deleteCommentCall,
+  editComment,
+  fetchComments,
+  pinComment,
+  postComment,
+  reactToComment,
+  type CommentEntityType,
+} from '../api/comments-api.ts';
 import { addComments, createRoot, deleteComment, updateComment, type CommentNode } from '../comment-tree.ts';
 import { CommentBox } from './comment-box.tsx';
+import { t } from '@/lib/i18n/i18n.ts';
 
 /** Replies indent only while the path is shallower than this (spec §9). */
 const MAX_INDENT_DEPTH = 5;
@@ -34,15 +50,39 @@ export interface CommentSectionProps {
   count?: number;
   /** Called with the new total after a comment is added or deleted. */
   onCountChange?: (count: number) => void;
+  /** The channel that owns the video or tweet: it moderates the comments (approve, pin, delete, block). */
+  channel?: { _id: string; fullName: string };
+  /** False when the video's owner turned comments off: a notice instead of the box and the list. */
+  commentsEnabled?: boolean;
+  /**
+   * The watch page's one-column layout: the section starts as a teaser (count and first comment)
+   * that opens the box and the list, so the similar videos are not pushed under every comment.
+   */
+  folded?: boolean;
 }
 
-/** Threaded comments of a video or tweet: box, 10 per page, replies, edit/delete, likes. */
+/** Threaded comments of a video or tweet: box, 10 per page, replies, edit/delete, likes, creator moderation. */
 export function CommentSection(props: CommentSectionProps) {
+  if (props.commentsEnabled === false) {
+    return (
+      <section aria-labelledby="comments-title" className="mt-6">
+        <h2 id="comments-title" className="sr-only">
+          {t('comments.heading')}
+        </h2>
+        <p className="flex items-center gap-2 rounded-lg bg-surface-subtle p-4 text-sm text-fg-muted">
+          <MessageSquareOff className="size-5 shrink-0" aria-hidden />
+          {t('comments.off')}
+        </p>
+      </section>
+    );
+  }
   return <Section key={`${props.entityType}:${props.entityId}`} {...props} />;
 }
 
-function Section({ entityType, entityId, count = 0, onCountChange }: CommentSectionProps) {
+function Section({ entityType, entityId, count = 0, onCountChange, channel, folded = false }: CommentSectionProps) {
   const user = useStoredUser();
+  const [unfolded, setUnfolded] = useState(false);
+  const isChannelOwner = Boolean(user && channel && user.userId === channel._id);
   const [tree, setTree] = useState<CommentNode>(createRoot);
   const [total, setTotal] = useState(count);
   const [paging, setPaging] = useState<Record<string, Paging>>({ root: { ...startPaging, loading: true } });
@@ -108,12 +148,13 @@ function Section({ entityType, entityId, count = 0, onCountChange }: CommentSect
 
   const add = async (path: string[], content: string): Promise<boolean> => {
     if (!user) {
-      toast.error('Please login to comment');
+      toast.error(t('comments.loginToComment'));
       return false;
     }
     try {
       const parentId = path.at(-1) ?? null;
-      const created = await postComment(entityType, entityId, parentId, content);
+      const { comment: created, message } = await postComment(entityType, entityId, parentId, content);
+      const held = created.state === 'held';
       const comment: Comment = {
         content,
         entityType,
@@ -123,6 +164,8 @@ function Section({ entityType, entityId, count = 0, onCountChange }: CommentSect
         likes: 0,
         dislikes: 0,
         likeStatus: 0,
+        state: 'published',
+        pinned: false,
         createdAt: new Date().toISOString(),
         updatedAt: new Date().toISOString(),
         ...created,
@@ -130,7 +173,7 @@ function Section({ entityType, entityId, count = 0, onCountChange }: CommentSect
       };
       setTree((t) => {
         let next = addComments(t, path, [comment], 'start');
-        if (path.length > 0) {
+        if (path.length > 0 && !held) {
           const parent = findValue(t, path);
           if (parent) next = updateComment(next, path, { replies: parent.replies + 1 });
         }
@@ -140,7 +183,9 @@ function Section({ entityType, entityId, count = 0, onCountChange }: CommentSect
         setExpanded((s) => new Set(s).add(parentId));
         setReplyTo(null);
       }
-      changeTotal(1);
+      // A held comment counts nowhere until the channel approves it; its author is told so.
+      if (held) toast(message, { id: message });
+      else changeTotal(1);
       return true;
     } catch (err) {
       toast.error(errorMessage(err));
@@ -154,8 +199,12 @@ function Section({ entityType, entityId, count = 0, onCountChange }: CommentSect
       return true;
     }
     try {
-      await editComment(path.at(-1)!, content);
-      setTree((t) => updateComment(t, path, { content, updatedAt: new Date().toISOString() }));
+      const before = findValue(tree, path)?.state;
+      const { comment: saved, message } = await editComment(path.at(-1)!, content);
+      const state = saved?.state ?? before ?? 'published';
+      setTree((t) => updateComment(t, path, { content, state, updatedAt: new Date().toISOString() }));
+      if (state !== before) changeTotal(state === 'held' ? -1 : 1);
+      if (state === 'held') toast(message, { id: message });
       setEditing(null);
       return true;
     } catch (err) {
@@ -177,11 +226,49 @@ function Section({ entityType, entityId, count = 0, onCountChange }: CommentSect
         return next;
       });
       changeTotal(-deletedCount);
-      toast.success('Comment deleted successfully');
+      toast.success(t('comments.deleted'));
     } catch (err) {
       toast.error(errorMessage(err));
     }
     setDeleting(null);
+  };
+
+  const approve = async (path: string[]) => {
+    try {
+      await approveComment(path.at(-1)!);
+      setTree((t) => updateComment(t, path, { state: 'published' }));
+      changeTotal(1);
+      toast.success(t('comments.approved'));
+    } catch (err) {
+      toast.error(errorMessage(err));
+    }
+    setOpenMenu(null);
+  };
+
+  /** Pins one top-level comment (moved first, the previous one unpinned) or unpins it. */
+  const pin = async (id: string, pinned: boolean) => {
+    try {
+      await pinComment(id, pinned);
+      setTree((t) => {
+        const children = t.children.map((n) => ({ ...n, value: { ...n.value, pinned: pinned && n.value._id === id } }));
+        const first = children.filter((n) => n.value.pinned);
+        return { ...t, children: [...first, ...children.filter((n) => !n.value.pinned)] };
+      });
+      toast.success(pinned ? t('comments.pinned') : t('comments.unpinned'));
+    } catch (err) {
+      toast.error(errorMessage(err));
+    }
+    setOpenMenu(null);
+  };
+
+  const block = async (userId: string) => {
+    try {
+      await blockFromChannel(userId);
+      toast.success(t('comments.userBlocked'));
+    } catch (err) {
+      toast.error(errorMessage(err));
+    }
+    setOpenMenu(null);
   };
 
   const react = async (path: string[], action: 'like' | 'dislike') => {
@@ -196,6 +283,9 @@ function Section({ entityType, entityId, count = 0, onCountChange }: CommentSect
   const top = paging.root ?? startPaging;
   const ctl: Ctl = {
     user,
+    entityType,
+    channel: isChannelOwner ? channel : undefined,
+    pinnedBy: channel?.fullName,
     expanded,
     paging,
     openMenu,
@@ -217,30 +307,41 @@ function Section({ entityType, entityId, count = 0, onCountChange }: CommentSect
     add,
     saveEdit,
     react,
+    approve,
+    pin,
+    block,
+    setTakedown: (path, takedown) => setTree((t) => updateComment(t, path, { takedown })),
   };
+
+  const title = `${formatCount(total)} Comments`;
+  if (folded && !unfolded) return <CommentTeaser title={title} first={tree.children[0]?.value} onOpen={() => setUnfolded(true)} />;
 
   return (
     <section aria-labelledby="comments-title" className="mt-6">
-      <h2 id="comments-title" className="mb-4 text-lg font-semibold">
-        {formatCount(total)} Comments
-      </h2>
+      <CommentsTitle title={title} className="mb-4 text-lg">
+        {folded && (
+          <Button variant="ghost" size="sm" onClick={() => setUnfolded(false)} aria-expanded="true">
+            <ChevronUp className="size-4" aria-hidden /> Hide comments
+          </Button>
+        )}
+      </CommentsTitle>
       {user ? (
         <div className="mb-6 flex gap-3">
           <Avatar src={user.avatar?.url} fullName={user.fullName} size={40} />
           <div className="flex-1">
-            <CommentBox label="Add a comment" submitLabel="Comment" onSubmit={(content) => add([], content)} />
+            <CommentBox label={t('comments.add')} submitLabel={t('comments.submit')} onSubmit={(content) => add([], content)} />
           </div>
         </div>
       ) : (
-        <p className="mb-6 text-sm text-zinc-600">
-          <Link to={paths.login.getHref()} className="rounded font-medium text-blue-700 hover:underline">
-            Log in
+        <p className="mb-6 text-sm text-fg-muted">
+          <Link to={paths.login.getHref()} className="rounded font-medium text-link hover:underline">
+            {t('comments.logIn')}
           </Link>{' '}
-          to add a comment.
+          {t('comments.toAdd')}
         </p>
       )}
       {tree.children.length === 0 && !top.loading && !top.hasMore ? (
-        <EmptyState kind="comment" title="No comments" text="Be the first to add a comment." />
+        <EmptyState kind="comment" title={t('comments.none')} text={t('comments.beFirst')} />
       ) : (
         <ul className="flex flex-col gap-5">
           {tree.children.map((node) => (
@@ -251,11 +352,45 @@ function Section({ entityType, entityId, count = 0, onCountChange }: CommentSect
       <InfiniteSentinel hasMore={top.hasMore && tree.children.length > 0} loading={top.loading} onVisible={() => void loadMore([])} />
       <ConfirmDialog
         open={deleting !== null}
-        title="Delete comment"
-        text="Delete this comment and its replies permanently?"
+        title={t('comments.deleteTitle')}
+        text={t('comments.deleteText')}
         onConfirm={() => void confirmDelete()}
         onClose={() => setDeleting(null)}
       />
+    </section>
+  );
+}
+
+/** The section's 'N Comments' heading (the section's label) with a control at the end of the line. */
+function CommentsTitle({ title, className, children }: { title: string; className: string; children: ReactNode }) {
+  return (
+    <div className={clsx('flex items-center justify-between gap-2', className)}>
+      <h2 id="comments-title" className="font-semibold">
+        {title}
+      </h2>
+      {children}
+    </div>
+  );
+}
+
+/** The folded section: the count and the first comment on a card that opens the list (one button over it all). */
+function CommentTeaser({ title, first, onOpen }: { title: string; first?: Comment; onOpen: () => void }) {
+  return (
+    <section aria-labelledby="comments-title" className="relative mt-6 flex flex-col gap-2 rounded-xl bg-surface-subtle p-3 hover:bg-surface-strong">
+      <CommentsTitle title={title} className="text-sm">
+        <ChevronDown className="size-4 shrink-0" aria-hidden />
+      </CommentsTitle>
+      {first ? (
+        <p className="flex min-w-0 items-center gap-2 text-sm">
+          <Avatar src={first.owner.avatar?.url} fullName={first.owner.fullName} size={24} />
+          <span className="line-clamp-2 min-w-0 flex-1 break-words">{first.content}</span>
+        </p>
+      ) : (
+        <p className="text-sm text-fg-muted">{t('comments.teaserAdd')}</p>
+      )}
+      <button type="button" aria-expanded="false" onClick={onOpen} className="absolute inset-0 rounded-xl">
+        <span className="sr-only">{t('comments.show')}</span>
+      </button>
     </section>
   );
 }
@@ -268,6 +403,13 @@ function findValue(root: CommentNode, path: string[]): Comment | undefined {
 
 interface Ctl {
   user: StoredUser | null;
+  entityType: CommentEntityType;
+  /** Set when the viewer owns the video or tweet: they moderate its comments. */
+  channel?: { _id: string; fullName: string };
+  pinnedBy?: string;
+  approve: (path: string[]) => Promise<void>;
+  pin: (id: string, pinned: boolean) => Promise<void>;
+  block: (userId: string) => Promise<void>;
   expanded: Set<string>;
   paging: Record<string, Paging>;
   openMenu: string | null;
@@ -282,85 +424,137 @@ interface Ctl {
   add: (path: string[], content: string) => Promise<boolean>;
   saveEdit: (path: string[], previous: string, content: string) => Promise<boolean>;
   react: (path: string[], action: 'like' | 'dislike') => Promise<void>;
+  setTakedown: (path: string[], notice: TakedownNoticeData) => void;
 }
 
 function CommentItem({ node, path, ctl }: { node: CommentNode; path: string[]; ctl: Ctl }) {
   const c = node.value;
   const id = c._id;
   const isAuthor = ctl.user?.userId === c.owner._id;
+  const moderates = Boolean(ctl.channel);
+  const held = c.state === 'held';
+  const pinnable = moderates && ctl.entityType === 'video' && path.length === 1 && !held;
+  const item = 'w-full px-3 py-2 text-left text-sm hover:bg-surface-subtle';
   const open = ctl.expanded.has(id);
   const childPaging = ctl.paging[path.join('/')];
   const menuId = `comment-menu-${id}`;
+  const [reporting, setReporting] = useState(false);
   return (
     <li>
-      <article className="flex gap-3" aria-label={`Comment by ${c.owner.fullName}`}>
+      <article className="flex gap-3" aria-label={t('comments.by', { name: c.owner.fullName })}>
         <Link to={paths.channel.videos.getHref(c.owner.userName)} className="shrink-0 self-start rounded-full" aria-label={c.owner.fullName}>
           <Avatar src={c.owner.avatar?.url} fullName={c.owner.fullName} size={36} />
         </Link>
         <div className="min-w-0 flex-1">
-          <div className="flex items-start gap-2">
-            <p className="flex-1 text-xs text-zinc-600">
-              <span className="font-semibold text-zinc-900">@{c.owner.userName}</span> · {formatRelative(c.createdAt)}
+          {c.pinned && (
+            <p className="mb-1 flex items-center gap-1 text-xs font-medium text-fg-muted">
+              <Pin className="size-3" aria-hidden />
+              {t('comments.pinnedBy', { name: ctl.pinnedBy ?? '' })}
             </p>
-            {isAuthor && (
-              <div className="relative">
+          )}
+          <div className="flex items-start gap-2">
+            <p className="flex-1 text-xs text-fg-muted">
+              <span className="font-semibold text-fg">@{c.owner.userName}</span> · {formatRelative(c.createdAt)}
+              {held && <HeldBadge />}
+            </p>
+            {/* The 32 px menu buttons overhang the 16 px line: one's own comments sit level with others'. */}
+            {(isAuthor || moderates) && (
+              <div className="relative -my-2">
                 <button
                   type="button"
-                  aria-label="Comment actions"
+                  aria-label={t('comments.actions')}
                   aria-haspopup="menu"
                   aria-expanded={ctl.openMenu === id}
                   aria-controls={menuId}
                   onClick={() => ctl.toggleMenu(id)}
-                  className="flex size-8 items-center justify-center rounded-full hover:bg-zinc-100"
+                  className="flex size-8 items-center justify-center rounded-full hover:bg-surface-subtle"
                 >
                   <EllipsisVertical className="size-4" aria-hidden />
                 </button>
                 {ctl.openMenu === id && (
-                  <ul id={menuId} role="menu" className="absolute right-0 z-10 w-32 rounded-lg border border-zinc-200 bg-white py-1 shadow-lg">
+                  <ul id={menuId} role="menu" className="absolute right-0 z-10 w-52 rounded-lg border border-line bg-surface py-1 shadow-lg">
+                    {isAuthor && (
+                      <li role="none">
+                        <button type="button" role="menuitem" className={item} onClick={() => ctl.setEditing(id)}>
+                          {t('comments.edit')}
+                        </button>
+                      </li>
+                    )}
+                    {moderates && held && (
+                      <li role="none">
+                        <button type="button" role="menuitem" className={item} onClick={() => void ctl.approve(path)}>
+                          {t('comments.approve')}
+                        </button>
+                      </li>
+                    )}
+                    {pinnable && (
+                      <li role="none">
+                        <button type="button" role="menuitem" className={item} onClick={() => void ctl.pin(id, !c.pinned)}>
+                          {c.pinned ? t('comments.unpin') : t('comments.pin')}
+                        </button>
+                      </li>
+                    )}
+                    {moderates && !isAuthor && (
+                      <li role="none">
+                        <button type="button" role="menuitem" className={item} onClick={() => void ctl.block(c.owner._id)}>
+                          {t('comments.block')}
+                        </button>
+                      </li>
+                    )}
                     <li role="none">
-                      <button type="button" role="menuitem" className="w-full px-3 py-2 text-left text-sm hover:bg-zinc-100" onClick={() => ctl.setEditing(id)}>
-                        Edit
+                      <button type="button" role="menuitem" className="w-full px-3 py-2 text-left text-sm text-danger hover:bg-surface-subtle" onClick={() => ctl.askDelete(path)}>
+                        {t('common.delete')}
                       </button>
                     </li>
-                    <li role="none">
-                      <button type="button" role="menuitem" className="w-full px-3 py-2 text-left text-sm text-red-700 hover:bg-zinc-100" onClick={() => ctl.askDelete(path)}>
-                        Delete
-                      </button>
-                    </li>
+                    {moderates && !isAuthor && (
+                      <li role="none">
+                        <button type="button" role="menuitem" className={item} onClick={() => (ctl.toggleMenu(id), setReporting(true))}>
+                          {t('comments.report')}
+                        </button>
+                      </li>
+                    )}
                   </ul>
                 )}
               </div>
             )}
+            {/* Everyone else reports from a menu of its own; the creator's menu above has Report too. */}
+            {!isAuthor && !moderates && ctl.user && (
+              <div className="-my-2">
+                <ReportMenu kind="comment" id={id} label={t('comments.moreActions')} />
+              </div>
+            )}
+            <ReportDialog kind="comment" id={id} open={reporting} onClose={() => setReporting(false)} />
           </div>
+          {c.takedown && <TakedownNotice kind="comment" id={id} notice={c.takedown} onAppealed={(n) => ctl.setTakedown(path, n)} />}
           {ctl.editing === id ? (
-            <CommentBox label="Edit comment" submitLabel="Save" initial={c.content} autoFocus onSubmit={(content) => ctl.saveEdit(path, c.content, content)} onCancel={() => ctl.setEditing(null)} />
+            <CommentBox label={t('comments.editLabel')} submitLabel={t('common.save')} initial={c.content} autoFocus onSubmit={(content) => ctl.saveEdit(path, c.content, content)} onCancel={() => ctl.setEditing(null)} />
           ) : (
             <p className="whitespace-pre-wrap break-words text-sm">{c.content}</p>
           )}
           <div className="mt-1 flex items-center gap-1 text-xs">
-            <button type="button" aria-label="Like comment" aria-pressed={c.likeStatus === 1} onClick={() => void ctl.react(path, 'like')} className="flex h-8 items-center gap-1 rounded-full px-2 hover:bg-zinc-100">
+            <button type="button" aria-label={reactionLabel('like', c.likes, 'comment')} aria-pressed={c.likeStatus === 1} onClick={() => void ctl.react(path, 'like')} className="flex h-8 items-center gap-1 rounded-full px-2 hover:bg-surface-subtle">
               <ThumbsUp className={clsx('size-4', c.likeStatus === 1 && 'fill-current')} aria-hidden />
               {formatCount(c.likes)}
             </button>
-            <button type="button" aria-label="Dislike comment" aria-pressed={c.likeStatus === -1} onClick={() => void ctl.react(path, 'dislike')} className="flex h-8 items-center gap-1 rounded-full px-2 hover:bg-zinc-100">
+            <button type="button" aria-label={reactionLabel('dislike', c.dislikes, 'comment')} aria-pressed={c.likeStatus === -1} onClick={() => void ctl.react(path, 'dislike')} className="flex h-8 items-center gap-1 rounded-full px-2 hover:bg-surface-subtle">
               <ThumbsDown className={clsx('size-4', c.likeStatus === -1 && 'fill-current')} aria-hidden />
               {formatCount(c.dislikes)}
             </button>
-            {ctl.user && (
+            {ctl.user && !held && (
               <Button variant="ghost" size="sm" onClick={() => ctl.setReplyTo(ctl.replyTo === id ? null : id)}>
-                Reply
+                {t('comments.reply')}
               </Button>
             )}
           </div>
           {ctl.replyTo === id && (
             <div className="mt-2">
-              <CommentBox label="Add a reply" submitLabel="Reply" autoFocus onSubmit={(content) => ctl.add(path, content)} onCancel={() => ctl.setReplyTo(null)} />
+              <CommentBox label={t('comments.addReply')} submitLabel={t('comments.reply')} autoFocus onSubmit={(content) => ctl.add(path, content)} onCancel={() => ctl.setReplyTo(null)} />
             </div>
           )}
           {c.replies > 0 && (
-            <button type="button" aria-expanded={open} onClick={() => ctl.toggleReplies(path)} className="mt-1 flex h-8 items-center gap-1 rounded-full px-2 text-sm font-medium text-blue-700 hover:bg-blue-50">
+            <button type="button" aria-expanded={open} onClick={() => ctl.toggleReplies(path)} className="mt-1 flex h-8 items-center gap-1 rounded-full px-2 text-sm font-medium text-link hover:bg-accent-subtle">
               {open ? <ChevronUp className="size-4" aria-hidden /> : <ChevronDown className="size-4" aria-hidden />}
-              {plural(c.replies, 'reply', 'replies')}
+              {plural(c.replies, 'count.replies')}
             </button>
           )}
         </div>
@@ -373,8 +567,8 @@ function CommentItem({ node, path, ctl }: { node: CommentNode; path: string[]; c
         </ul>
       )}
       {open && childPaging?.hasMore && !childPaging.loading && (
-        <button type="button" onClick={() => void ctl.loadMore(path)} className={clsx('mt-2 rounded text-sm font-medium text-blue-700 hover:underline', path.length < MAX_INDENT_DEPTH && 'ml-12 xs:ml-16')}>
-          Show more replies
+        <button type="button" onClick={() => void ctl.loadMore(path)} className={clsx('mt-2 rounded text-sm font-medium text-link hover:underline', path.length < MAX_INDENT_DEPTH && 'ml-12 xs:ml-16')}>
+          {t('comments.moreReplies')}
         </button>
       )}
     </li>

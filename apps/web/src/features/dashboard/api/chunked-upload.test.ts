@@ -15,6 +15,7 @@ interface Sent {
   bytes: number[];
   isLastChunk: string;
   title: string | null;
+  privacy: string | null;
   image: boolean;
 }
 
@@ -35,14 +36,14 @@ function fakeTransport(opts: { held?: number[] | null; fail?: (attempt: number, 
       const chunk = body.get('video') as Blob;
       const bytes = Array.from(new Uint8Array(await chunk.arrayBuffer()));
       onProgress(bytes.length);
-      sent.push({ query, bytes, isLastChunk: String(body.get('isLastChunk')), title: body.get('title') as string | null, image: body.get('image') !== null });
+      sent.push({ query, bytes, isLastChunk: String(body.get('isLastChunk')), title: body.get('title') as string | null, privacy: body.get('privacy') as string | null, image: body.get('image') !== null });
       return { _id: 'v1' };
     },
   };
   return { transport, sent, statusAsked };
 }
 
-const input = (f: File) => ({ file: f, title: 'My clip', description: 'About it', thumbnail });
+const input = (f: File) => ({ file: f, title: 'My clip', description: 'About it', thumbnail, fields: { privacy: 'unlisted' } });
 
 describe('chunk math', () => {
   it('splits into 3 MB chunks, at least one', () => {
@@ -78,11 +79,51 @@ describe('uploadInChunks', () => {
     expect(sent.map((s) => s.query)).toEqual([0, 1, 2].map((n) => ({ uniqueId: 'up1', chunkNumber: n, totalChunks: 3 })));
     expect(sent.map((s) => s.isLastChunk)).toEqual(['false', 'false', 'true']);
     expect(sent.map((s) => s.title)).toEqual([null, null, 'My clip']);
+    expect(sent.map((s) => s.privacy)).toEqual([null, null, 'unlisted']);
     expect(sent.map((s) => s.image)).toEqual([false, false, true]);
     // The chunks put together are the file.
     expect(sent.flatMap((s) => s.bytes)).toEqual(Array.from(new Uint8Array(await f.arrayBuffer())));
     expect(progress.at(-1)).toBe(10);
     expect(store.all).toEqual({});
+  });
+
+  it('keeps 4 chunks in flight, answered in any order, and sends the last one only after all the others were answered', async () => {
+    const waiting: { n: number; release: () => void }[] = [];
+    const events: string[] = [];
+    let inFlight = 0;
+    let most = 0;
+    const transport: UploadTransport = {
+      received: async () => null,
+      async send(query) {
+        inFlight++;
+        most = Math.max(most, inFlight);
+        events.push(`start ${query.chunkNumber}`);
+        await new Promise<void>((release) => waiting.push({ n: query.chunkNumber, release }));
+        inFlight--;
+        events.push(`done ${query.chunkNumber}`);
+        return { _id: 'v1' };
+      },
+    };
+    const upload = uploadInChunks(input(file(40)), { transport, store: memoryStore(), chunkBytes: 4, newId: () => 'par' });
+    // Answer the newest request first, whenever requests wait: the server takes them in any order.
+    while (!events.includes('done 9')) {
+      await new Promise((r) => setTimeout(r, 0));
+      waiting.pop()?.release();
+    }
+    await upload;
+    expect(most).toBe(4);
+    const started = events.filter((e) => e.startsWith('start')).map((e) => Number(e.split(' ')[1]));
+    expect([...started].sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    // The last chunk (9) starts after every other chunk was answered.
+    const lastStart = events.indexOf('start 9');
+    for (let n = 0; n < 9; n++) expect(events.indexOf(`done ${n}`)).toBeLessThan(lastStart);
+  });
+
+  it('stops starting chunks after one fails for good, and answers with that error', async () => {
+    const { transport, sent } = fakeTransport({ fail: (_n, q) => (q.chunkNumber === 0 ? new ApiError(400, 'Bad chunk') : null) });
+    await expect(uploadInChunks(input(file(40)), { transport, store: memoryStore(), chunkBytes: 4, newId: () => 'u' })).rejects.toThrow('Bad chunk');
+    // Chunks 1-3 were already in flight; nothing after them started, and the last was never sent.
+    expect(sent.map((s) => s.query.chunkNumber).sort()).toEqual([1, 2, 3]);
   });
 
   it('remembers the uniqueId until the upload finishes', async () => {

@@ -6,7 +6,9 @@ import { accessTokenForCall, api, ApiError, buildUrl, isApiError, refreshAccessT
  * POST videos?uniqueId&chunkNumber&totalChunks with multipart `video` (the chunk) and
  * `isLastChunk`; the last chunk also carries title, description and image. Chunk numbers
  * start at 0 here (the server takes 0..totalChunks-1 or 1..totalChunks and keeps the numbering).
- * The last chunk is always sent last, so the server finalizes only once everything else is there.
+ * IN_FLIGHT chunks travel at once (any order: the server records each on its own, ADR 018); the
+ * last chunk goes only once every other one was answered, so the server finalizes only once
+ * everything else is there. A retried chunk replaces the same number: retries are idempotent.
  *
  * Resume: the uniqueId of each file (name + size + lastModified) is kept in localStorage;
  * after a reload the same file asks GET videos/uploads/{uniqueId} which chunks the server
@@ -14,6 +16,8 @@ import { accessTokenForCall, api, ApiError, buildUrl, isApiError, refreshAccessT
  */
 export const CHUNK_BYTES = 3 * 1024 * 1024;
 export const FIRST_CHUNK = 0;
+/** Chunks sent at once: enough to keep the link busy between one chunk's answer and the next request. */
+export const IN_FLIGHT = 4;
 const STORE_KEY = 'glimpse.uploads';
 
 export interface FileLike {
@@ -80,6 +84,8 @@ export interface UploadInput {
   title: string;
   description: string;
   thumbnail: Blob;
+  /** More fields of the last chunk (privacy, schedule). */
+  fields?: Record<string, string>;
 }
 
 export interface UploadOptions {
@@ -88,6 +94,8 @@ export interface UploadOptions {
   chunkBytes?: number;
   /** Attempts per chunk after the first. */
   retries?: number;
+  /** Chunks in flight at once (the last one always goes alone, after the others). */
+  inFlight?: number;
   /** Wait before retry number `attempt` (1-based). */
   retryDelay?: (attempt: number) => number;
   /** Bytes of the file confirmed or in flight, of `total`. */
@@ -116,6 +124,7 @@ export async function uploadInChunks(input: UploadInput, options: UploadOptions 
     store = localResumeStore,
     chunkBytes = CHUNK_BYTES,
     retries = 3,
+    inFlight = IN_FLIGHT,
     retryDelay = (attempt) => 1000 * 2 ** (attempt - 1),
     onProgress,
     signal,
@@ -156,7 +165,10 @@ export async function uploadInChunks(input: UploadInput, options: UploadOptions 
   // The last chunk is resent even when held: it is the one that finalizes.
   let done = 0;
   for (const n of held) if (n !== last && n >= FIRST_CHUNK && n < last) done += sizeOf(n);
-  onProgress?.(done, file.size);
+  /** Bytes sent so far of each chunk in flight (progress is done + these). */
+  const sending = new Map<number, number>();
+  const report = () => onProgress?.(done + [...sending.values()].reduce((a, b) => a + b, 0), file.size);
+  report();
 
   const send = (n: number, extra: Record<string, string | Blob>) =>
     withRetry(() => {
@@ -165,16 +177,31 @@ export async function uploadInChunks(input: UploadInput, options: UploadOptions 
       body.append('video', file.slice(start, end), file.name);
       body.append('isLastChunk', String(n === last));
       for (const [k, v] of Object.entries(extra)) body.append(k, v);
-      return transport.send({ uniqueId: uniqueId!, chunkNumber: n, totalChunks: total }, body, (loaded) => onProgress?.(done + loaded, file.size), signal);
+      return transport.send({ uniqueId: uniqueId!, chunkNumber: n, totalChunks: total }, body, (loaded) => {
+        sending.set(n, loaded);
+        report();
+      }, signal);
     });
 
-  for (let n = FIRST_CHUNK; n < last; n++) {
-    if (held.has(n)) continue;
-    await send(n, {});
-    done += sizeOf(n);
-    onProgress?.(done, file.size);
-  }
-  const result = await send(last, { title: input.title, description: input.description, image: input.thumbnail });
+  const pending: number[] = [];
+  for (let n = FIRST_CHUNK; n < last; n++) if (!held.has(n)) pending.push(n);
+  let failed = false;
+  const lane = async () => {
+    // One failure stops the other lanes from starting new chunks; the first error is the answer.
+    for (let n = pending.shift(); n !== undefined && !failed; n = pending.shift()) {
+      try {
+        await send(n, {});
+      } catch (err) {
+        failed = true;
+        throw err;
+      }
+      sending.delete(n);
+      done += sizeOf(n);
+      report();
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, inFlight) }, lane));
+  const result = await send(last, { ...input.fields, title: input.title, description: input.description, image: input.thumbnail });
   store.delete(key);
   onProgress?.(file.size, file.size);
   return result;

@@ -1,22 +1,23 @@
 import { Eye, MessageSquare, ThumbsUp, Users, type LucideIcon } from 'lucide-react';
-import { formatCount } from '@/lib/format.ts';
+import { formatCount, formatNumber } from '@/lib/format.ts';
 import type { ChannelStats } from '@/types/api.ts';
+import { t, type MessageKey } from '@/lib/i18n/i18n.ts';
 
-const cards: { key: keyof ChannelStats; label: string; icon: LucideIcon }[] = [
-  { key: 'totalViews', label: 'Total Views', icon: Eye },
-  { key: 'totalSubscribers', label: 'Total Subscribers', icon: Users },
-  { key: 'totalLikes', label: 'Total Likes', icon: ThumbsUp },
-  { key: 'totalComments', label: 'Total Comments', icon: MessageSquare },
+const cards: { key: keyof ChannelStats; label: MessageKey; icon: LucideIcon }[] = [
+  { key: 'totalViews', label: 'stats.totalViews', icon: Eye },
+  { key: 'totalSubscribers', label: 'stats.totalSubscribers', icon: Users },
+  { key: 'totalLikes', label: 'stats.totalLikes', icon: ThumbsUp },
+  { key: 'totalComments', label: 'stats.totalComments', icon: MessageSquare },
 ];
 
 export function StatCards({ stats }: { stats: ChannelStats | undefined }) {
   return (
-    <ul aria-label="Channel stats" className="grid grid-cols-2 gap-3 lg:grid-cols-4">
+    <ul aria-label={t('stats.label')} className="grid grid-cols-2 gap-3 lg:grid-cols-4">
       {cards.map(({ key, label, icon: Icon }) => (
-        <li key={key} className="rounded-xl border border-zinc-200 p-4">
-          <Icon className="mb-2 size-6 text-blue-600" aria-hidden />
-          <p className="text-sm text-zinc-600">{label}</p>
-          <p className="text-2xl font-bold" aria-label={`${label}: ${stats?.[key] ?? 0}`}>
+        <li key={key} className="rounded-xl border border-line p-4">
+          <Icon className="mb-2 size-6 text-link" aria-hidden />
+          <p className="text-sm text-fg-muted">{t(label)}</p>
+          <p className="text-2xl font-bold" aria-label={`${t(label)}: ${formatNumber(stats?.[key] ?? 0)}`}>
             {stats ? formatCount(stats[key]) : '–'}
           </p>
         </li>

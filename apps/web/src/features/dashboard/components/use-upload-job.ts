@@ -19,7 +19,7 @@ export function useUploadJob(onUploaded: () => void) {
     setJob({ request, percent: 0, state: 'uploading' });
     try {
       await uploadInChunks(
-        { file: request.file, title: request.title, description: request.description, thumbnail: request.thumbnail },
+        { file: request.file, title: request.title, description: request.description, thumbnail: request.thumbnail, fields: request.privacy },
         { onProgress: (loaded, total) => setJob((j) => j && { ...j, percent: uploadPercent(loaded, total, false) }) },
       );
       setJob((j) => j && { ...j, percent: 100, state: 'done' });

@@ -1,5 +1,6 @@
 import { formatCount, formatDate } from '@/lib/format.ts';
 import type { VideoSummary } from '@/components/media/types.ts';
+import { t } from '@/lib/i18n/i18n.ts';
 
 /** Views summed per upload day, oldest first. */
 export function viewsByUploadDay(videos: Pick<VideoSummary, 'createdAt' | 'views'>[]): { day: string; views: number }[] {
@@ -24,20 +25,20 @@ export function ViewsChart({ videos }: { videos: Pick<VideoSummary, 'createdAt' 
   const labelEvery = Math.ceil(days.length / 6);
   const summary = days.map((d) => `${d.day}: ${d.views}`).join(', ');
   return (
-    <figure className="rounded-xl border border-zinc-200 p-4">
-      <figcaption className="mb-1 font-semibold">Views by upload date</figcaption>
-      <p className="mb-3 text-xs text-zinc-600">Total views of the videos uploaded on each day.</p>
-      <div role="img" aria-label={`Views by upload date: ${summary}`} className="flex gap-2 text-xs text-zinc-600">
+    <figure className="rounded-xl border border-line p-4">
+      <figcaption className="mb-1 font-semibold">{t('chart.viewsByDay')}</figcaption>
+      <p className="mb-3 text-xs text-fg-muted">{t('chart.viewsByDayHint')}</p>
+      <div role="img" aria-label={t('chart.viewsByDayLabel', { summary })} className="flex gap-2 text-xs text-fg-muted">
         <div aria-hidden className="flex h-36 flex-col justify-between text-right tabular-nums">
           <span>{formatCount(max)}</span>
           <span>0</span>
         </div>
         <div aria-hidden className="min-w-0 flex-1">
-          <div className="relative flex h-36 items-end gap-1 border-b border-zinc-300">
-            {most === 0 && <p className="absolute inset-0 flex items-center justify-center text-sm">No views yet</p>}
+          <div className="relative flex h-36 items-end gap-1 border-b border-line-strong">
+            {most === 0 && <p className="absolute inset-0 flex items-center justify-center text-sm">{t('chart.noViews')}</p>}
             {days.map((d) => (
               <div key={d.day} className="flex h-full min-w-0 flex-1 items-end justify-center" title={`${d.day}: ${formatCount(d.views)} views`}>
-                <div className="w-full max-w-10 min-h-px rounded-t bg-blue-600" style={{ height: `${(d.views / max) * 100}%` }} />
+                <div className="w-full max-w-10 min-h-px rounded-t bg-accent" style={{ height: `${(d.views / max) * 100}%` }} />
               </div>
             ))}
           </div>

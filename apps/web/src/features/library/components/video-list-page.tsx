@@ -1,28 +1,39 @@
+import type { TrafficSource } from '@glimpse/contract';
 import type { VideoSummary } from '@/components/media/types.ts';
-import { MediaGrid, VideoTile } from '@/components/media/video-tile.tsx';
+import { MediaGrid } from '@/components/media/media-grid.tsx';
+import { VideoCard } from '@/components/media/video-card.tsx';
 import { EmptyState } from '@/components/ui/empty-state.tsx';
+import { SessionEnded, SignInPage, type SignInCopy } from '@/components/ui/sign-in-prompt.tsx';
+import { session, useStoredUser } from '@/lib/session.ts';
 import { InfiniteSentinel } from '@/components/ui/infinite-sentinel.tsx';
 import { Spinner } from '@/components/ui/spinner.tsx';
 import { errorMessage, isApiError } from '@/lib/api-client.ts';
 import { useLibraryList, type LibrarySource } from '../api/library-api.ts';
-import { useLoginGuard } from './use-login-guard.ts';
+import { useLoginGuard } from '@/lib/use-login-guard.ts';
+import { t } from '@/lib/i18n/i18n.ts';
 
-/** A login-only list of videos (spec §2 personal lists): title, grid, empty state, infinite scroll. */
-export function VideoListPage<T>({
-  title,
-  source,
-  toVideo,
-  loginMessage,
-  empty,
-  redirectOnError,
-}: {
+interface ListProps<T> {
   title: string;
   source: LibrarySource;
   toVideo: (entry: T) => VideoSummary;
   loginMessage: string;
   empty: { title: string; text: string };
+  /** What an anonymous visitor sees instead of the list. */
+  signIn: SignInCopy;
   redirectOnError?: boolean;
-}) {
+  /** The traffic source its links report (analytics), when it is one. */
+  from?: TrafficSource;
+}
+
+/** A login-only list of videos (spec §2 personal lists): title, grid, empty state, infinite scroll. */
+export function VideoListPage<T>(props: ListProps<T>) {
+  const user = useStoredUser();
+  // Without an account: a sign-in prompt (issue #17, ADR 020); a session the server ended: spec §6's toast.
+  if (!user) return session.wasEnded() ? <SessionEnded message={props.loginMessage} /> : <SignInPage heading={props.title} copy={props.signIn} />;
+  return <VideoList {...props} />;
+}
+
+function VideoList<T>({ title, source, toVideo, loginMessage, empty, redirectOnError, from }: ListProps<T>) {
   const q = useLibraryList<T>(source);
   useLoginGuard(q.error, loginMessage, redirectOnError);
   const videos = q.data?.pages.flatMap((p) => p.items.map(toVideo)) ?? [];
@@ -31,9 +42,9 @@ export function VideoListPage<T>({
       <h1 className="mb-6 text-2xl font-bold">{title}</h1>
       {/* A 401 is on its way home with the login toast (useLoginGuard): no error flash meanwhile. */}
       {q.isPending || isApiError(q.error, 401) ? (
-        <Spinner label={`Loading ${title.toLowerCase()}`} />
+        <Spinner label={t('library.loadingList', { what: title.toLowerCase() })} />
       ) : q.isError ? (
-        <p role="alert" className="text-sm text-red-700">
+        <p role="alert" className="text-sm text-danger">
           {errorMessage(q.error)}
         </p>
       ) : videos.length === 0 ? (
@@ -43,7 +54,7 @@ export function VideoListPage<T>({
           {videos.map((v, i) => (
             // History may hold the same video twice.
             <li key={`${v._id}-${i}`} className="w-full">
-              <VideoTile video={v} />
+              <VideoCard video={v} from={from} />
             </li>
           ))}
         </MediaGrid>

@@ -1,24 +1,24 @@
-import { useEffect, useState } from 'react';
+import { ListVideo } from 'lucide-react';
+import { useState } from 'react';
 import toast from 'react-hot-toast';
-import { useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { PlaylistTile } from '@/components/media/playlist-tile.tsx';
 import type { PlaylistSummary } from '@/components/media/types.ts';
-import { MediaGrid } from '@/components/media/video-tile.tsx';
+import { MediaGrid } from '@/components/media/media-grid.tsx';
 import { ActionMenu, toggleOpen } from '@/components/ui/action-menu.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { ConfirmDialog } from '@/components/ui/dialog.tsx';
 import { EmptyState } from '@/components/ui/empty-state.tsx';
+import { SessionEnded, SignInPage } from '@/components/ui/sign-in-prompt.tsx';
+import { session, useStoredUser } from '@/lib/session.ts';
 import { InfiniteSentinel } from '@/components/ui/infinite-sentinel.tsx';
 import { Spinner } from '@/components/ui/spinner.tsx';
-import { paths } from '@/config/paths.ts';
 import { errorMessage } from '@/lib/api-client.ts';
-import { useStoredUser } from '@/lib/session.ts';
 import { useConfirmedDelete } from '@/lib/use-confirmed-delete.ts';
 import { deletePlaylist, myPlaylistsKey, renamePlaylist, useMyPlaylists } from '../api/library-api.ts';
-import { useLoginGuard } from '../components/use-login-guard.ts';
-
-const LOGIN = 'Please login to view your playlists.';
+import { useLoginGuard } from '@/lib/use-login-guard.ts';
+import { useDocumentTitle } from '@/lib/use-document-title.ts';
+import { t } from '@/lib/i18n/i18n.ts';
 
 function RenameField({ playlist, onDone }: { playlist: PlaylistSummary; onDone: (saved: boolean) => void }) {
   const [name, setName] = useState(playlist.name);
@@ -30,7 +30,7 @@ function RenameField({ playlist, onDone }: { playlist: PlaylistSummary; onDone: 
     setBusy(true);
     try {
       const { message } = await renamePlaylist(playlist._id, next);
-      toast.success(message || 'Playlist updated successfully');
+      toast.success(message || t('library.playlistUpdated'));
       onDone(true);
     } catch (err) {
       toast.error(errorMessage(err));
@@ -39,13 +39,13 @@ function RenameField({ playlist, onDone }: { playlist: PlaylistSummary; onDone: 
   };
   return (
     <div className="flex flex-col gap-2">
-      <input aria-label="Playlist name" value={name} onChange={(e) => setName(e.target.value)} className="h-9 rounded-lg border border-zinc-300 px-2 text-sm" autoFocus />
+      <input aria-label={t('library.playlistName')} value={name} onChange={(e) => setName(e.target.value)} className="h-9 rounded-lg border border-line-strong px-2 text-sm" autoFocus />
       <div className="flex gap-2">
         <Button size="sm" variant="secondary" onClick={() => onDone(false)}>
-          Cancel
+          {t('common.cancel')}
         </Button>
-        <Button size="sm" onClick={save} loading={busy} dimmed={!name.trim()}>
-          Save
+        <Button size="sm" onClick={save} loading={busy} disabled={!name.trim()}>
+          {t('common.save')}
         </Button>
       </div>
     </div>
@@ -53,39 +53,36 @@ function RenameField({ playlist, onDone }: { playlist: PlaylistSummary; onDone: 
 }
 
 export default function MyPlaylistsRoute() {
+  useDocumentTitle(t('nav.playlists'));
   const user = useStoredUser();
-  const navigate = useNavigate();
-  const missing = !user;
-  // Spec §8: no stored user name -> the login toast and home, without asking the server.
-  useEffect(() => {
-    if (!missing) return;
-    toast.error(LOGIN, { id: LOGIN });
-    navigate(paths.home.getHref(), { replace: true });
-  }, [missing, navigate]);
-  if (!user) return null;
+  // Issue #17 (ADR 020): no stored user -> a sign-in prompt, not the toast and a bounce home; a session
+  // the server ended keeps spec §6's toast.
+  if (!user && session.wasEnded()) return <SessionEnded message={t('library.playlistsLogin')} />;
+  if (!user)
+    return <SignInPage heading={t('nav.playlists')} copy={{ icon: ListVideo, title: t('library.playlistsSignInTitle'), text: t('library.playlistsSignInText') }} />;
   return <MyPlaylists userName={user.userName} />;
 }
 
 function MyPlaylists({ userName }: { userName: string }) {
   const q = useMyPlaylists(userName);
   const qc = useQueryClient();
-  useLoginGuard(q.error, LOGIN);
+  useLoginGuard(q.error, t('library.playlistsLogin'));
   const [openMenu, setOpenMenu] = useState<string | null>(null);
   const [editing, setEditing] = useState<string | null>(null);
   const refresh = () => qc.invalidateQueries({ queryKey: myPlaylistsKey(userName) });
 
-  const remover = useConfirmedDelete<PlaylistSummary>(deletePlaylist, 'Playlist deleted successfully', refresh);
+  const remover = useConfirmedDelete<PlaylistSummary>(deletePlaylist, t('library.playlistDeleted'), refresh);
 
   const playlists = q.data?.pages.flatMap((p) => p.items) ?? [];
   return (
     <div className="mx-auto max-w-7xl px-4 py-6">
-      <h1 className="mb-6 text-2xl font-bold">Playlists</h1>
+      <h1 className="mb-6 text-2xl font-bold">{t('nav.playlists')}</h1>
       {q.isPending ? (
-        <Spinner label="Loading playlists" />
+        <Spinner label={t('playlist.loading')} />
       ) : playlists.length === 0 ? (
-        <EmptyState kind="playlist" title="No playlists found" text="You haven't created any playlist." />
+        <EmptyState kind="playlist" title={t('search.noPlaylists')} text={t('playlist.noneCreated')} />
       ) : (
-        <MediaGrid label="Your playlists">
+        <MediaGrid label={t('library.yourPlaylists')}>
           {playlists.map((p) => (
             <li key={p._id} className="w-full">
               <PlaylistTile
@@ -103,7 +100,7 @@ function MyPlaylists({ userName }: { userName: string }) {
                 }
                 actions={
                   <ActionMenu
-                    label={`Options for ${p.name}`}
+                    label={t('library.optionsFor', { name: p.name })}
                     open={openMenu === p._id}
                     onToggle={() => setOpenMenu((cur) => toggleOpen(cur, p._id))}
                     onClose={() => setOpenMenu(null)}
@@ -119,8 +116,8 @@ function MyPlaylists({ userName }: { userName: string }) {
       <InfiniteSentinel hasMore={q.hasNextPage} loading={q.isFetchingNextPage} onVisible={() => q.fetchNextPage()} />
       <ConfirmDialog
         open={remover.pending !== null}
-        title="Delete playlist"
-        text={remover.pending ? `Delete the playlist '${remover.pending.name}'? The videos stay on their channels.` : ''}
+        title={t('library.deletePlaylist')}
+        text={remover.pending ? t('library.deletePlaylistText', { name: remover.pending.name }) : ''}
         onConfirm={remover.confirm}
         onClose={remover.cancel}
         busy={remover.busy}

@@ -7,6 +7,7 @@ import { Dialog } from '@/components/ui/dialog.tsx';
 import { Spinner } from '@/components/ui/spinner.tsx';
 import { errorMessage } from '@/lib/api-client.ts';
 import { addToPlaylist, createPlaylist, myPlaylistsForVideoQueryOptions, removeFromPlaylist } from '../api/playlists-api.ts';
+import { t } from '@/lib/i18n/i18n.ts';
 
 function SaveDialogBody({ videoId }: { videoId: string }) {
   const qc = useQueryClient();
@@ -27,10 +28,10 @@ function SaveDialogBody({ videoId }: { videoId: string }) {
     try {
       if (checked) {
         await addToPlaylist(id, videoId);
-        toast.success(`Saved to ${playlistName} successfully`);
+        toast.success(t('playlist.savedTo', { name: playlistName }));
       } else {
         await removeFromPlaylist(id, videoId);
-        toast.success(`Removed from ${playlistName}`);
+        toast.success(t('playlist.removedFrom', { name: playlistName }));
       }
     } catch (err) {
       mark(id, !checked);
@@ -44,7 +45,7 @@ function SaveDialogBody({ videoId }: { videoId: string }) {
     setCreating(true);
     try {
       const playlist = await createPlaylist(name.trim(), videoId);
-      toast.success(`Saved to ${playlist.name} successfully`);
+      toast.success(t('playlist.savedTo', { name: playlist.name }));
       setName('');
       await qc.invalidateQueries({ queryKey: ['playlists'] });
     } catch (err) {
@@ -56,19 +57,19 @@ function SaveDialogBody({ videoId }: { videoId: string }) {
   return (
     <div className="flex flex-col gap-4">
       {list.isPending ? (
-        <Spinner label="Loading playlists" />
+        <Spinner label={t('playlist.loading')} />
       ) : list.isError ? (
-        <p className="text-sm text-red-700">{errorMessage(list.error)}</p>
+        <p className="text-sm text-danger">{errorMessage(list.error)}</p>
       ) : list.data.length === 0 ? (
-        <p className="text-sm text-zinc-600">You haven't created any playlist.</p>
+        <p className="text-sm text-fg-muted">{t('playlist.noneCreated')}</p>
       ) : (
         <ul className="flex max-h-64 flex-col gap-1 overflow-y-auto">
           {list.data.map((p) => (
             <li key={p._id}>
-              <label className="flex cursor-pointer items-center gap-3 rounded-lg px-2 py-2 hover:bg-zinc-100">
+              <label className="flex cursor-pointer items-center gap-3 rounded-lg px-2 py-2 hover:bg-surface-subtle">
                 <input
                   type="checkbox"
-                  className="size-4 accent-blue-600"
+                  className="size-4 accent-accent"
                   checked={p.videoStatus ?? false}
                   disabled={pending === p._id}
                   onChange={(e) => void toggle(p._id, p.name, e.target.checked)}
@@ -79,15 +80,15 @@ function SaveDialogBody({ videoId }: { videoId: string }) {
           ))}
         </ul>
       )}
-      <form onSubmit={(e) => void create(e)} className="flex flex-col gap-2 border-t border-zinc-200 pt-4">
+      <form onSubmit={(e) => void create(e)} className="flex flex-col gap-2 border-t border-line pt-4">
         <label htmlFor="new-playlist" className="text-sm font-medium">
-          New playlist name
+          {t('playlist.newName')}
         </label>
         <div className="flex gap-2">
-          <input id="new-playlist" value={name} onChange={(e) => setName(e.target.value)} className="h-10 min-w-0 flex-1 rounded-lg border border-zinc-300 px-3 text-sm" placeholder="Enter playlist name" />
+          <input id="new-playlist" value={name} onChange={(e) => setName(e.target.value)} className="h-10 min-w-0 flex-1 rounded-lg border border-line-strong px-3 text-sm" placeholder={t('playlist.enterName')} />
           <Button type="submit" loading={creating}>
             <Plus className="size-4" aria-hidden />
-            Create
+            {t('playlist.create')}
           </Button>
         </div>
       </form>
@@ -102,9 +103,9 @@ export function SaveToPlaylist({ videoId }: { videoId: string }) {
     <>
       <Button variant="secondary" onClick={() => setOpen(true)}>
         <ListPlus className="size-5" aria-hidden />
-        Save
+        {t('common.save')}
       </Button>
-      <Dialog open={open} onClose={() => setOpen(false)} title="Save to playlist">
+      <Dialog open={open} onClose={() => setOpen(false)} title={t('playlist.saveTo')}>
         {open && <SaveDialogBody videoId={videoId} />}
       </Dialog>
     </>

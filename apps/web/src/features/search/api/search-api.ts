@@ -1,4 +1,4 @@
-import { useInfiniteQuery } from '@tanstack/react-query';
+import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 import { cursorPaging, fetchPage } from '@/lib/pagination.ts';
 import type { Channel, PlaylistSummary, Video } from '@/types/api.ts';
 
@@ -28,8 +28,8 @@ export type SearchResult =
   | { type: 'playlist'; item: PlaylistSummary }
   | { type: 'channel'; item: Channel };
 
-export function useSearch(searchText: string, filters: Filters, stamp: string) {
-  return useInfiniteQuery({
+export const searchQueryOptions = (searchText: string, filters: Filters, stamp: string) =>
+  infiniteQueryOptions({
     // The timestamp makes a repeated search with the same text fetch again.
     queryKey: ['search', searchText, filters, stamp],
     queryFn: async ({ pageParam, signal }) => {
@@ -40,4 +40,5 @@ export function useSearch(searchText: string, filters: Filters, stamp: string) {
     enabled: searchText.trim() !== '',
     ...cursorPaging,
   });
-}
+
+export const useSearch = (searchText: string, filters: Filters, stamp: string) => useInfiniteQuery(searchQueryOptions(searchText, filters, stamp));

@@ -5,6 +5,7 @@ import { Avatar } from '@/components/ui/avatar.tsx';
 import { paths } from '@/config/paths.ts';
 import { formatRelative, plural } from '@/lib/format.ts';
 import type { Channel, PlaylistSummary } from '@/types/api.ts';
+import { t } from '@/lib/i18n/i18n.ts';
 
 export function PlaylistRow({ playlist }: { playlist: PlaylistSummary }) {
   const href = playlist.videoId ? paths.video.getHref(playlist.videoId, playlist._id) : undefined;
@@ -12,7 +13,7 @@ export function PlaylistRow({ playlist }: { playlist: PlaylistSummary }) {
     <>
       <div className="w-full shrink-0 sm:w-[45%] sm:max-w-[360px]">
         <Thumbnail src={playlist.thumbnail?.url}>
-          <span className="absolute inset-y-0 right-0 flex w-2/5 flex-col items-center justify-center gap-1 bg-black/70 text-sm font-semibold text-white">
+          <span className="absolute inset-y-0 right-0 flex w-2/5 flex-col items-center justify-center gap-1 bg-media/70 text-sm font-semibold text-on-media">
             <ListVideo className="size-5" aria-hidden />
             {playlist.noOfVideos} {playlist.noOfVideos === 1 ? 'video' : 'videos'}
           </span>
@@ -20,27 +21,27 @@ export function PlaylistRow({ playlist }: { playlist: PlaylistSummary }) {
       </div>
       <div className="min-w-0">
         <h3 className="line-clamp-2 font-semibold">{playlist.name}</h3>
-        <p className="mt-1 text-sm text-zinc-600">{playlist.owner.fullName} · Playlist</p>
-        <p className="text-xs text-zinc-600">Updated {formatRelative(playlist.updatedAt)}</p>
-        {href && <p className="mt-2 text-xs font-semibold uppercase text-zinc-700">View full playlist</p>}
+        <p className="mt-1 text-sm text-fg-muted">{playlist.owner.fullName} · Playlist</p>
+        <p className="text-xs text-fg-muted">{t('search.updated', { time: formatRelative(playlist.updatedAt) })}</p>
+        {href && <p className="mt-2 text-xs font-semibold uppercase text-fg-muted">{t('search.viewPlaylist')}</p>}
       </div>
     </>
   );
   const cls = 'flex flex-col gap-3 rounded-xl sm:flex-row';
-  return <article>{href ? <Link to={href} className={cls}>{body}</Link> : <div className={cls}>{body}</div>}</article>;
+  return <article>{href ? <Link to={href} state={{ source: 'search' }} className={cls}>{body}</Link> : <div className={cls}>{body}</div>}</article>;
 }
 
 export function ChannelRow({ channel }: { channel: Channel }) {
   return (
     <article>
-      <Link to={paths.channel.videos.getHref(channel.userName)} className="flex items-center gap-4 rounded-xl p-2 hover:bg-zinc-50 sm:gap-8">
+      <Link to={paths.channel.videos.getHref(channel.userName)} className="flex items-center gap-4 rounded-xl p-2 hover:bg-surface-muted sm:gap-8">
         <div className="flex w-24 shrink-0 justify-center sm:w-[45%] sm:max-w-[360px]">
           <Avatar src={channel.avatar?.url} fullName={channel.fullName} size={96} className="max-sm:size-16!" />
         </div>
         <div className="min-w-0">
           <h3 className="truncate text-lg font-semibold">{channel.fullName}</h3>
-          <p className="text-sm text-zinc-600">
-            @{channel.userName} · {plural(channel.subscriberCount, 'subscriber')} · {plural(channel.videoCount, 'video')}
+          <p className="text-sm text-fg-muted">
+            @{channel.userName} · {plural(channel.subscriberCount, 'count.subscribers')} · {plural(channel.videoCount, 'count.videos')}
           </p>
         </div>
       </Link>

@@ -1,58 +1,59 @@
 import clsx from 'clsx';
 import type { Filters } from '../api/search-api.ts';
+import { t, type MessageKey } from '@/lib/i18n/i18n.ts';
 
-type Options<K extends keyof Filters> = { key: K; title: string; options: [Filters[K], string][] };
+type Options<K extends keyof Filters> = { key: K; title: MessageKey; options: [Filters[K], MessageKey][] };
 
 const groups = [
   {
     key: 'uploadDate',
-    title: 'Upload date',
+    title: 'filter.uploadDate',
     options: [
-      ['anytime', 'Anytime'],
-      ['today', 'Today'],
-      ['thisWeak', 'This week'],
-      ['thisMonth', 'This month'],
-      ['thisYear', 'This year'],
+      ['anytime', 'filter.anytime'],
+      ['today', 'filter.today'],
+      ['thisWeak', 'filter.thisWeek'],
+      ['thisMonth', 'filter.thisMonth'],
+      ['thisYear', 'filter.thisYear'],
     ],
   } satisfies Options<'uploadDate'>,
   {
     key: 'type',
-    title: 'Type',
+    title: 'filter.type',
     options: [
-      ['video', 'Video'],
-      ['playlist', 'Playlist'],
-      ['channel', 'Channel'],
+      ['video', 'filter.video'],
+      ['playlist', 'filter.playlist'],
+      ['channel', 'filter.channel'],
     ],
   } satisfies Options<'type'>,
   {
     key: 'duration',
-    title: 'Duration',
+    title: 'filter.duration',
     options: [
-      ['any', 'Any'],
-      ['short', 'Under 4 minutes'],
-      ['medium', '5-15 minutes'],
-      ['long', 'Over 15 minutes'],
+      ['any', 'filter.any'],
+      ['short', 'filter.short'],
+      ['medium', 'filter.medium'],
+      ['long', 'filter.long'],
     ],
   } satisfies Options<'duration'>,
   {
     key: 'sortBy',
-    title: 'Sort by',
+    title: 'filter.sortBy',
     options: [
-      ['relevance', 'Relevance'],
-      ['uploadDate', 'Upload date'],
-      ['views', 'View count'],
+      ['relevance', 'filter.relevance'],
+      ['uploadDate', 'filter.uploadDate'],
+      ['views', 'filter.views'],
     ],
   } satisfies Options<'sortBy'>,
 ] as const;
 
 export function SearchFilters({ filters, onChange }: { filters: Filters; onChange: <K extends keyof Filters>(key: K, value: Filters[K]) => void }) {
   return (
-    <div className="grid grid-cols-2 gap-4 border-b border-zinc-200 pb-4 sm:grid-cols-4">
+    <div className="grid grid-cols-2 gap-4 border-b border-line pb-4 sm:grid-cols-4">
       {groups.map((g) => {
         const locked = g.key !== 'type' && filters.type !== 'video';
         return (
           <fieldset key={g.key} disabled={locked} className={clsx('min-w-0', locked && 'opacity-50')}>
-            <legend className="mb-2 border-b border-zinc-200 pb-1 text-xs font-semibold uppercase tracking-wide text-zinc-600">{g.title}</legend>
+            <legend className="mb-2 border-b border-line pb-1 text-xs font-semibold uppercase tracking-wide text-fg-muted">{t(g.title)}</legend>
             <ul className="flex flex-col gap-1">
               {g.options.map(([value, label]) => {
                 const active = filters[g.key] === value;
@@ -62,9 +63,9 @@ export function SearchFilters({ filters, onChange }: { filters: Filters; onChang
                       type="button"
                       aria-pressed={active}
                       onClick={() => onChange(g.key, value as never)}
-                      className={clsx('rounded px-1 text-left text-sm hover:text-zinc-950', active ? 'font-semibold text-zinc-950' : 'text-zinc-600')}
+                      className={clsx('rounded px-1 text-left text-sm hover:text-fg', active ? 'font-semibold text-fg' : 'text-fg-muted')}
                     >
-                      {label}
+                      {t(label)}
                     </button>
                   </li>
                 );

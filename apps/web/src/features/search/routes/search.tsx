@@ -9,16 +9,19 @@ import { Spinner } from '@/components/ui/spinner.tsx';
 import { applyFilter, defaultFilters, useSearch, type Filters } from '../api/search-api.ts';
 import { SearchFilters } from '../components/search-filters.tsx';
 import { ChannelRow, PlaylistRow } from '../components/result-rows.tsx';
+import { useDocumentTitle } from '@/lib/use-document-title.ts';
+import { t } from '@/lib/i18n/i18n.ts';
 
 const empty = {
-  video: { kind: 'video', title: 'No videos found', text: 'Try different keywords or remove search filters.' },
-  playlist: { kind: 'playlist', title: 'No playlists found', text: 'Try different keywords.' },
-  channel: { kind: 'channel', title: 'No channels found', text: 'Try different keywords.' },
+  video: { kind: 'video', title: 'search.noVideos', text: 'search.noVideosText' },
+  playlist: { kind: 'playlist', title: 'search.noPlaylists', text: 'search.tryOther' },
+  channel: { kind: 'channel', title: 'search.noChannels', text: 'search.tryOther' },
 } as const;
 
 export default function SearchRoute() {
   const [params] = useSearchParams();
   const searchText = (params.get('searchText') ?? '').trim();
+  useDocumentTitle(searchText ? t('search.titleOf', { text: searchText }) : t('shell.search'));
   const stamp = params.get('t') ?? '';
   const [filters, setFilters] = useState<Filters>(defaultFilters);
   const [showFilters, setShowFilters] = useState(false);
@@ -31,35 +34,35 @@ export default function SearchRoute() {
   const q = useSearch(searchText, filters, stamp);
   const results = q.data?.pages.flatMap((p) => p.items) ?? [];
 
-  if (!searchText) return <EmptyState kind="video" title="Search Glimpse" text="Type in the search box to find videos, playlists and channels." />;
+  if (!searchText) return <EmptyState kind="video" title={t('search.searchInstance', { name: 'Glimpse' })} text={t('search.typeHint')} />;
 
   return (
     <div className="mx-auto max-w-5xl px-4 py-4">
       <div className="mb-3 flex items-center justify-between gap-2">
-        <h1 className="truncate text-sm text-zinc-600">
-          Results for <span className="font-semibold text-zinc-900">{searchText}</span>
+        <h1 className="truncate text-sm text-fg-muted">
+          {t('search.resultsFor')} <span className="font-semibold text-fg">{searchText}</span>
         </h1>
         <button
           type="button"
           aria-expanded={showFilters}
           onClick={() => setShowFilters((v) => !v)}
-          className={clsx('flex h-9 items-center gap-2 rounded-full px-3 text-sm font-medium hover:bg-zinc-100', showFilters && 'bg-zinc-100')}
+          className={clsx('flex h-9 items-center gap-2 rounded-full px-3 text-sm font-medium hover:bg-surface-subtle', showFilters && 'bg-surface-subtle')}
         >
           <SlidersHorizontal className="size-4" aria-hidden />
-          Filters
+          {t('search.filters')}
         </button>
       </div>
       {showFilters && <SearchFilters filters={filters} onChange={(key, value) => setFilters((f) => applyFilter(f, key, value))} />}
       <div className="mt-4">
         {q.isPending ? (
-          <Spinner label="Searching" />
+          <Spinner label={t('search.searching')} />
         ) : results.length === 0 ? (
-          <EmptyState {...empty[filters.type]} />
+          <EmptyState kind={empty[filters.type].kind} title={t(empty[filters.type].title)} text={t(empty[filters.type].text)} />
         ) : (
-          <ul className="flex flex-col gap-6" aria-label="Search results">
+          <ul className="flex flex-col gap-6" aria-label={t('search.results')}>
             {results.map((r) => (
               <li key={`${r.type}-${r.item._id}`}>
-                {r.type === 'video' ? <VideoCard video={r.item} layout="responsive" /> : r.type === 'playlist' ? <PlaylistRow playlist={r.item} /> : <ChannelRow channel={r.item} />}
+                {r.type === 'video' ? <VideoCard video={r.item} layout="responsive" from="search" /> : r.type === 'playlist' ? <PlaylistRow playlist={r.item} /> : <ChannelRow channel={r.item} />}
               </li>
             ))}
           </ul>

@@ -7,6 +7,7 @@ import { channelQueryOptions } from '@/components/media/channel.ts';
 import { ChannelHeader } from '@/components/media/channel-header.tsx';
 import { Spinner } from '@/components/ui/spinner.tsx';
 import { paths } from '@/config/paths.ts';
+import { t } from '@/lib/i18n/i18n.ts';
 
 type Pickers = Omit<ComponentProps<typeof ChannelHeader>, 'channel' | 'actions'>;
 
@@ -21,30 +22,40 @@ export function SettingsHeader({ userName, ...pickers }: { userName: string } & 
   useEffect(() => {
     if (failed) navigate(paths.home.getHref(), { replace: true });
   }, [failed, navigate]);
-  if (!q.data) return <Spinner label="Loading channel" />;
+  if (!q.data) return <Spinner label={t('settings.loadingChannel')} />;
   const tab = ({ isActive }: { isActive: boolean }) =>
-    clsx('block border-b-2 px-3 py-2.5 text-sm font-medium sm:px-4', isActive ? 'border-zinc-900' : 'border-transparent text-zinc-600 hover:text-zinc-900');
+    clsx('block border-b-2 px-3 py-2.5 text-sm font-medium sm:px-4', isActive ? 'border-fg' : 'border-transparent text-fg-muted hover:text-fg');
   return (
     <>
       <ChannelHeader
         channel={q.data}
         {...pickers}
         actions={
-          <Link to={paths.user.dashboard.getHref(userName)} className="inline-flex h-10 items-center gap-2 rounded-full bg-blue-600 px-4 text-sm font-medium text-white hover:bg-blue-700">
-            <LayoutDashboard className="size-4" aria-hidden /> Dashboard
+          <Link to={paths.user.dashboard.getHref(userName)} className="inline-flex h-10 items-center gap-2 rounded-full bg-accent px-4 text-sm font-medium text-on-accent hover:bg-accent-hover">
+            <LayoutDashboard className="size-4" aria-hidden /> {t('settings.dashboard')}
           </Link>
         }
       />
-      <nav aria-label="Settings" className="mt-4 overflow-x-auto border-b border-zinc-200">
+      <nav aria-label={t('nav.settings')} className="mt-2 overflow-x-auto border-b border-line">
         <ul className="flex min-w-max">
           <li>
             <NavLink to={paths.user.personalInformation.getHref(userName)} className={tab}>
-              Personal information
+              {t('settings.personalInfo')}
             </NavLink>
           </li>
           <li>
             <NavLink to={paths.user.changePassword.getHref(userName)} className={tab}>
-              Change password
+              {t('settings.changePassword')}
+            </NavLink>
+          </li>
+          <li>
+            <NavLink to={paths.user.blockedUsers.getHref(userName)} className={tab}>
+              {t('settings.blockedUsers')}
+            </NavLink>
+          </li>
+          <li>
+            <NavLink to={paths.user.notifications.getHref(userName)} className={tab}>
+              {t('nav.notifications')}
             </NavLink>
           </li>
         </ul>

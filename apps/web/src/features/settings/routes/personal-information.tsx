@@ -14,7 +14,11 @@ import { errorMessage, isApiError } from '@/lib/api-client.ts';
 import { session, type StoredUser } from '@/lib/session.ts';
 import { updateProfile, uploadProfileImage } from '../api/settings-api.ts';
 import { SettingsHeader } from '../components/settings-header.tsx';
+import { PrivateFeed } from '../components/private-feed.tsx';
+import { YourData } from '../components/your-data.tsx';
 import { useOwnUser } from '../components/use-own-user.ts';
+import { useDocumentTitle } from '@/lib/use-document-title.ts';
+import { t } from '@/lib/i18n/i18n.ts';
 
 type FormValues = { fullName: string; userName: string };
 
@@ -22,8 +26,8 @@ type FormValues = { fullName: string; userName: string };
 async function uploadImages(images: { avatar: File | null; cover: File | null }): Promise<boolean> {
   let any = false;
   const jobs: ['avatar' | 'cover-image', File | null, string][] = [
-    ['avatar', images.avatar, 'Avatar updated successfully'],
-    ['cover-image', images.cover, 'Cover Image updated successfully'],
+    ['avatar', images.avatar, t('settings.avatarUpdated')],
+    ['cover-image', images.cover, t('settings.coverUpdated')],
   ];
   for (const [kind, file, fallback] of jobs) {
     if (!file) continue;
@@ -39,6 +43,7 @@ async function uploadImages(images: { avatar: File | null; cover: File | null })
 }
 
 export default function PersonalInformationRoute() {
+  useDocumentTitle(t('settings.personalInfo'));
   const user = useOwnUser();
   const navigate = useNavigate();
   const qc = useQueryClient();
@@ -75,7 +80,7 @@ export default function PersonalInformationRoute() {
     try {
       const { data } = await updateProfile({ _id: user.userId, fullName, userName });
       const next: StoredUser = { ...user, fullName: data.user?.fullName ?? fullName, userName: data.user?.userName ?? userName };
-      toast.success('Changes updated successfully');
+      toast.success(t('settings.changesUpdated'));
       reset({ fullName: next.fullName, userName: next.userName });
       const moved = next.userName !== user.userName;
       // A new handle moves the page first; user-layout then stores the renamed user.
@@ -86,9 +91,9 @@ export default function PersonalInformationRoute() {
       await qc.invalidateQueries({ queryKey: ['channel'], predicate: (q) => !moved || q.queryKey[1] !== user.userName });
     } catch (err) {
       if (isApiError(err, 409)) {
-        toast.error('User name already exists');
+        toast.error(t('settings.userNameTaken'));
         const suggestion = err.data?.availableUserName;
-        if (typeof suggestion === 'string') toast(`Available user name is '${suggestion}'`);
+        if (typeof suggestion === 'string') toast(t('settings.availableUserName', { suggestion }));
       } else toast.error(errorMessage(err));
     }
   });
@@ -99,35 +104,37 @@ export default function PersonalInformationRoute() {
         userName={user.userName}
         avatarSrc={avatarPreview}
         coverSrc={coverPreview}
-        avatarControl={<ImagePickButton iconOnly label="Change avatar" onPick={setAvatar} />}
-        coverControl={<ImagePickButton iconOnly label="Change cover image" onPick={setCover} />}
+        avatarControl={<ImagePickButton iconOnly label={t('settings.changeAvatar')} onPick={setAvatar} />}
+        coverControl={<ImagePickButton iconOnly label={t('settings.changeCover')} onPick={setCover} />}
       />
-      <section aria-labelledby="personal-info" className="mx-auto max-w-2xl py-6">
+      <section aria-labelledby="personal-info" className="max-w-2xl py-6">
         <h2 id="personal-info" className="text-lg font-semibold">
-          Personal information
+          {t('settings.personalInfo')}
         </h2>
-        <p className="mb-4 text-sm text-zinc-600">Update your name and handle. Pick a new avatar or cover above; it is uploaded when you save.</p>
+        <p className="mb-4 text-sm text-fg-muted">{t('settings.personalInfoText')}</p>
         {(avatar || cover) && (
-          <p role="status" className="mb-4 rounded-lg bg-blue-50 p-2 text-sm text-blue-900">
-            New {[avatar && 'avatar', cover && 'cover image'].filter(Boolean).join(' and ')} selected: Save changes to upload, Cancel to discard.
+          <p role="status" className="mb-4 rounded-lg bg-accent-subtle p-2 text-sm text-link">
+            {t('settings.newImagesSelected', { what: avatar && cover ? 'both' : avatar ? 'avatar' : 'cover' })}
           </p>
         )}
-        <form onSubmit={save} noValidate className="flex flex-col gap-4 rounded-xl border border-zinc-200 p-4">
+        <form onSubmit={save} noValidate className="flex flex-col gap-4 rounded-xl border border-line p-4">
           <div className="grid gap-4 sm:grid-cols-2">
-            <TextField label="Full name" autoComplete="name" {...register('fullName')} error={formState.errors.fullName?.message} />
-            <TextField label="User name" autoComplete="username" {...register('userName')} error={formState.errors.userName?.message} />
+            <TextField label={t('settings.fullName')} autoComplete="name" {...register('fullName')} error={formState.errors.fullName?.message} />
+            <TextField label={t('settings.userName')} autoComplete="username" {...register('userName')} error={formState.errors.userName?.message} />
           </div>
-          <TextField label="Email" type="email" value={user.email} readOnly disabled />
+          <TextField label={t('settings.email')} type="email" value={user.email} readOnly disabled />
           <div className="flex justify-end gap-2">
             <Button variant="secondary" onClick={cancel}>
-              Cancel
+              {t('common.cancel')}
             </Button>
             <Button type="submit" loading={formState.isSubmitting}>
-              Save changes
+              {t('settings.saveChanges')}
             </Button>
           </div>
         </form>
       </section>
+      <PrivateFeed />
+      <YourData />
     </div>
   );
 }

@@ -6,14 +6,23 @@ import { paths, userNameFromAdminName } from '@/config/paths.ts';
 import { session, useStoredUser, type StoredUser } from '@/lib/session.ts';
 import { guardMessage } from '../components/guard.ts';
 
-const childPaths = [paths.user.dashboard.path, paths.user.changePassword.path, paths.user.personalInformation.path] as string[];
+const childPaths = [
+  paths.user.dashboard.path,
+  paths.user.changePassword.path,
+  paths.user.personalInformation.path,
+  paths.user.blockedUsers.path,
+  paths.user.notifications.path,
+] as string[];
 
 export default function UserLayout() {
   const userName = userNameFromAdminName(useParams().adminName);
   const user = useStoredUser();
-  const child = useMatch(`${paths.user.root.path}/:child`)?.params.child;
+  const single = useMatch(`${paths.user.root.path}/:child`)?.params.child;
+  // The dashboard's analytics pages are guarded as the dashboard itself.
+  const analytics = useMatch(`${paths.user.root.path}/${paths.user.analytics.path}/*`) !== null;
+  const child = analytics ? paths.user.dashboard.path : single;
   const onDashboard = child === paths.user.dashboard.path;
-  // Only the three own-channel screens are guarded; the index and unknown subpaths are not-available pages.
+  // Only the own-channel screens are guarded; the index and unknown subpaths are not-available pages.
   const guarded = child !== undefined && childPaths.includes(child);
   // After a rename the profile page moves here with the renamed user; the stored user
   // follows only once this URL is on screen, so the guard never sees the two out of step.

@@ -1,4 +1,5 @@
 import { infiniteQueryOptions, queryOptions, useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
+import { moreRenditionsComing, type HeartbeatBody } from '@glimpse/contract';
 import { api } from '@/lib/api-client.ts';
 import { cursorPaging, fetchPage, listOf } from '@/lib/pagination.ts';
 import type { LikeStatus, ToggleSubscriptionResult, Video, VideoResult } from '@/types/api.ts';
@@ -19,13 +20,18 @@ export const videoQueryOptions = (id: string) =>
     queryFn: ({ signal }) => api.get<VideoResult>(`videos/${id}`, undefined, signal).then((r) => r.data.video),
   });
 
-export const useVideo = (id: string) => useQuery(videoQueryOptions(id));
+/** While the video is being made, polled: it starts playing, and each new rung reaches the player, without a reload (ADR 019). */
+const PROCESSING_POLL_MS = 4000;
+export const useVideo = (id: string) =>
+  useQuery({ ...videoQueryOptions(id), refetchInterval: (q) => (q.state.data && moreRenditionsComing(q.state.data) ? PROCESSING_POLL_MS : false) });
 
-export const useSimilarVideos = (id: string) =>
-  useQuery({
+export const similarVideosQueryOptions = (id: string) =>
+  queryOptions({
     queryKey: ['videos', 'similar', id],
     queryFn: ({ signal }) => api.get<Record<string, unknown>>(`videos/${id}/similar`, { limit: 10 }, signal).then((r) => listOf<Video>(r.data, 'videos')),
   });
+
+export const useSimilarVideos = (id: string) => useQuery(similarVideosQueryOptions(id));
 
 /** Counted once playback starts; the page then shows the server's count. Failures are only logged (spec §8). */
 export function useCountView() {
@@ -36,6 +42,14 @@ export function useCountView() {
       .then(({ data }) => queryClient.setQueryData(videoQueryOptions(id).queryKey, (v) => (v ? { ...v, views: data.views } : v)))
       .catch((err: unknown) => console.warn('View count failed', err));
 }
+
+/**
+ * A played-positions report (analytics), with the viewer's token when there is one. As the page goes
+ * away there is no time for a token refresh: the current token goes as it is (an expired one makes
+ * the report anonymous, never refused).
+ */
+export const sendHeartbeat = (body: HeartbeatBody, keepalive: boolean) =>
+  api.post<unknown>('analytics/heartbeat', body, keepalive ? { keepalive, skipRefresh: true } : {});
 
 export interface LikeAnswer {
   likes: number;

@@ -10,7 +10,10 @@ import { errorMessage } from '@/lib/api-client.ts';
 import { formatCount, formatRelative, plural } from '@/lib/format.ts';
 import { useStoredUser } from '@/lib/session.ts';
 import type { LikeStatus, Video } from '@/types/api.ts';
+import { reactionLabel } from '@/components/ui/like-dislike.tsx';
 import { reactToVideo, toggleSubscription } from '../api/videos-api.ts';
+import { DownloadAction, PrivacyBadge } from './video-access.tsx';
+import { t } from '@/lib/i18n/i18n.ts';
 
 const DESCRIPTION_CUT = 100;
 
@@ -22,7 +25,7 @@ export function Description({ text }: { text: string }) {
       <p className="whitespace-pre-wrap break-words text-sm">{long && !open ? `${text.slice(0, DESCRIPTION_CUT)}...` : text}</p>
       {long && (
         <button type="button" aria-expanded={open} onClick={() => setOpen((v) => !v)} className="mt-1 rounded text-sm font-semibold hover:underline">
-          {open ? 'Read Less' : 'Read More'}
+          {open ? t('watch.readLess') : t('watch.readMore')}
         </button>
       )}
     </div>
@@ -46,7 +49,7 @@ function SubscribeButton({ channelId, initial, initialCount, onCount }: { channe
   };
   return (
     <Button variant={subscribed ? 'secondary' : 'dark'} onClick={() => void toggle()} disabled={busy} aria-pressed={subscribed}>
-      {subscribed ? 'Subscribed' : 'Subscribe'}
+      {subscribed ? t('watch.subscribed') : t('watch.subscribe')}
     </Button>
   );
 }
@@ -61,13 +64,13 @@ function LikeButtons({ video }: { video: Video }) {
     }
   };
   return (
-    <div className="flex h-10 items-center rounded-full bg-zinc-100">
-      <button type="button" aria-label="Like" aria-pressed={state.likeStatus === 1} onClick={() => void react('like')} className="flex h-10 items-center gap-2 rounded-l-full px-4 text-sm font-medium hover:bg-zinc-200">
+    <div className="flex h-10 items-center rounded-full bg-surface-subtle">
+      <button type="button" aria-label={reactionLabel('like', state.likes)} aria-pressed={state.likeStatus === 1} onClick={() => void react('like')} className="flex h-10 items-center gap-2 rounded-l-full px-4 text-sm font-medium hover:bg-surface-strong">
         <ThumbsUp className={clsx('size-5', state.likeStatus === 1 && 'fill-current')} aria-hidden />
         {formatCount(state.likes)}
       </button>
-      <span className="h-6 w-px bg-zinc-300" aria-hidden />
-      <button type="button" aria-label="Dislike" aria-pressed={state.likeStatus === -1} onClick={() => void react('dislike')} className="flex h-10 items-center gap-2 rounded-r-full px-4 text-sm font-medium hover:bg-zinc-200">
+      <span className="h-6 w-px bg-surface-strong" aria-hidden />
+      <button type="button" aria-label={reactionLabel('dislike', state.dislikes)} aria-pressed={state.likeStatus === -1} onClick={() => void react('dislike')} className="flex h-10 items-center gap-2 rounded-r-full px-4 text-sm font-medium hover:bg-surface-strong">
         <ThumbsDown className={clsx('size-5', state.likeStatus === -1 && 'fill-current')} aria-hidden />
         {formatCount(state.dislikes)}
       </button>
@@ -82,6 +85,7 @@ export function VideoDetails({ video, actions }: { video: Video; actions?: React
   const own = user?.userId === video.owner._id;
   return (
     <div className="mt-3 flex flex-col gap-3">
+      {own && <PrivacyBadge video={video} />}
       <h1 className="text-lg font-bold leading-snug sm:text-xl">{video.title}</h1>
       <div className="flex flex-wrap items-center justify-between gap-3">
         <div className="flex min-w-0 items-center gap-3">
@@ -89,7 +93,7 @@ export function VideoDetails({ video, actions }: { video: Video; actions?: React
             <Avatar src={video.owner.avatar?.url} fullName={video.owner.fullName} size={40} />
             <span className="min-w-0">
               <span className="block truncate font-semibold">{video.owner.fullName}</span>
-              <span className="block text-xs text-zinc-600">{plural(subscribers, 'subscriber')}</span>
+              <span className="block text-xs text-fg-muted">{plural(subscribers, 'count.subscribers')}</span>
             </span>
           </Link>
           {!own && <SubscribeButton channelId={video.owner._id} initial={video.isSubscribed ?? false} initialCount={video.subscribers ?? 0} onCount={setSubscribers} />}
@@ -97,11 +101,12 @@ export function VideoDetails({ video, actions }: { video: Video; actions?: React
         <div className="flex flex-wrap items-center gap-2">
           <LikeButtons video={video} />
           {actions}
+          <DownloadAction video={video} own={own} />
         </div>
       </div>
-      <div className="rounded-xl bg-zinc-100 p-3">
+      <div className="rounded-xl bg-surface-subtle p-3">
         <p className="mb-1 text-sm font-semibold">
-          {plural(video.views, 'view')} · <time dateTime={video.createdAt}>{formatRelative(video.createdAt)}</time>
+          {plural(video.views, 'count.views')} · <time dateTime={video.createdAt}>{formatRelative(video.createdAt)}</time>
         </p>
         <Description text={video.description} />
       </div>

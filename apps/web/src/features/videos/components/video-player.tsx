@@ -1,9 +1,22 @@
+import { chapterAt, type Chapter, type TrafficSource, type VideoCaption } from '@glimpse/contract';
 import clsx from 'clsx';
-import { Maximize, Minimize, Pause, Play, Volume2, VolumeX } from 'lucide-react';
-import { useEffect, useRef, useState, type PointerEvent as ReactPointerEvent } from 'react';
+import { Keyboard, Maximize, Minimize, Pause, Play, RectangleHorizontal } from 'lucide-react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { formatDuration } from '@/lib/format.ts';
 import { playbackEngine } from '../playback-engine.ts';
-import { cueAt, parseStoryboard, shortcutFor, type PlayerAction, type StoryboardCue } from '../storyboard.ts';
+import { CaptionsToggle, toggleCaptions } from '../player/captions-toggle.tsx';
+import { CaptionsMenu, CaptionTracks } from '../player/captions-menu.tsx';
+import { ControlButton, PLAYER_SELECT } from '../player/control-button.tsx';
+import { PipButton, togglePictureInPicture } from '../player/pip-button.tsx';
+import { readPrefs, savePrefs, stepSpeed } from '../player/prefs.ts';
+import { SeekBar } from '../player/seek-bar.tsx';
+import { isArrow, isTyping, percentFor, shortcutFor, type PlayerAction } from '../player/shortcuts.ts';
+import { ShortcutsHelp } from '../player/shortcuts-help.tsx';
+import { SpeedMenu } from '../player/speed-menu.tsx';
+import { VolumeControl } from '../player/volume-control.tsx';
+import { attachWatchReporter, createWatchReporter, newSessionId, type HeartbeatSend } from '../player/watch-reporter.ts';
+import { parseStoryboard, type StoryboardCue } from '../storyboard.ts';
+import { t } from '@/lib/i18n/i18n.ts';
 
 interface Level {
   index: number;
@@ -12,6 +25,8 @@ interface Level {
 
 const positionKey = (id: string) => `glimpse:position:${id}`;
 const SEEK_STEP = 10;
+const ARROW_STEP = 5;
+const VOLUME_STEP = 0.05;
 
 /** The last saved position worth resuming from (not the first or last seconds). */
 function resumePoint(id: string, duration: number, fromServer?: number): number {
@@ -19,52 +34,114 @@ function resumePoint(id: string, duration: number, fromServer?: number): number 
   return saved > 5 && saved < duration - 5 ? saved : 0;
 }
 
-const isTyping = (el: EventTarget | null) =>
-  el instanceof HTMLElement && (el.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(el.tagName));
-
 /**
  * HLS player: hls.js loaded on demand (never in the main bundle) where MSE exists, native
- * HLS elsewhere (playback-engine.ts). Quality choice, keyboard shortcuts, storyboard
- * previews on the seek bar, and resume from the last position.
+ * HLS elsewhere (playback-engine.ts). Quality and speed choice, volume, captions, PiP,
+ * theatre mode, keyboard shortcuts (`?` lists them), storyboard previews and chapter
+ * segments on the seek bar, resume from the last position or a `?t=` start time.
  */
 export function VideoPlayer({
   videoId,
   src,
+  revision = 0,
   poster,
   storyboardUrl,
   duration: knownDuration,
   startAt,
+  startTime,
   title,
+  chapters = [],
+  theatre,
+  onTheatre,
+  onVideo,
+  className,
   onFirstPlay,
   onEnded,
+  captions = [],
+  autoPlay = true,
+  loop = false,
+  muted: startMuted,
+  report,
 }: {
   videoId: string;
   src: string;
+  /** Changes when the master playlist does (a new rung is ready, ADR 019): it is loaded again, playback going on where it was. */
+  revision?: number;
   poster?: string | null;
   storyboardUrl?: string | null;
   duration: number;
+  /** The server's saved position (resume). */
   startAt?: number;
+  /** An explicit start (the page's `?t=`): wins over resuming. */
+  startTime?: number | null;
   title: string;
+  chapters?: readonly Chapter[];
+  /** Theatre mode is the page's layout: shown as a toggle only when the page offers it. */
+  theatre?: boolean;
+  onTheatre?: () => void;
+  /** The <video> element, for controls the page renders elsewhere (the chapter list). */
+  onVideo?: (video: HTMLVideoElement | null) => void;
+  className?: string;
   onFirstPlay?: (position: number) => void;
   onEnded?: () => void;
+  /** Subtitle tracks (WebVTT): a <track> each, and the Subtitles/CC menu. */
+  captions?: VideoCaption[];
+  autoPlay?: boolean;
+  loop?: boolean;
+  /** Start muted whatever the remembered preference (an embed's autoplay: browsers only autoplay muted). */
+  muted?: boolean;
+  /** Analytics: where the viewer came from and how the played seconds reach the server (watch-reporter.ts). */
+  report?: { source: TrafficSource; send: HeartbeatSend };
 }) {
   const box = useRef<HTMLDivElement>(null);
-  const video = useRef<HTMLVideoElement>(null);
+  const video = useRef<HTMLVideoElement | null>(null);
+  // The element also as state: the PiP and captions buttons subscribe to its events.
+  const [el, setEl] = useState<HTMLVideoElement | null>(null);
+  const attach = useCallback((node: HTMLVideoElement | null) => {
+    video.current = node;
+    setEl(node);
+  }, []);
   const hlsRef = useRef<{ currentLevel: number; destroy: () => void } | null>(null);
+  const [prefs] = useState(readPrefs);
   const [levels, setLevels] = useState<Level[]>([]);
   const [quality, setQuality] = useState(-1);
   const [playing, setPlaying] = useState(false);
-  const [muted, setMuted] = useState(false);
+  const [muted, setMuted] = useState(startMuted ?? prefs.muted);
+  const [volume, setVolume] = useState(prefs.volume);
+  const [speed, setSpeed] = useState(prefs.speed);
   const [time, setTime] = useState(0);
   const [duration, setDuration] = useState(knownDuration);
   const [fullscreen, setFullscreen] = useState(false);
   const [cues, setCues] = useState<StoryboardCue[]>([]);
-  const [preview, setPreview] = useState<{ time: number; left: number } | null>(null);
+  const [helpOpen, setHelpOpen] = useState(false);
   const playedOnce = useRef(false);
-  const callbacks = useRef({ onFirstPlay, onEnded });
+  // Where playback was when the source was loaded again for the same video (a new rung): carried over.
+  const carry = useRef<{ videoId: string; time: number; playing: boolean } | null>(null);
+  // One viewing session per player mount.
+  const [sessionId] = useState(newSessionId);
+  const callbacks = useRef({ onFirstPlay, onEnded, onVideo });
   useEffect(() => {
-    callbacks.current = { onFirstPlay, onEnded };
+    callbacks.current = { onFirstPlay, onEnded, onVideo };
   });
+
+  useEffect(() => {
+    const v = video.current;
+    callbacks.current.onVideo?.(v);
+    if (!v) return;
+    // The remembered volume and speed (the element keeps defaultPlaybackRate across loads).
+    v.volume = prefs.volume;
+    v.muted = startMuted ?? prefs.muted;
+    v.defaultPlaybackRate = prefs.speed;
+    v.playbackRate = prefs.speed;
+    return () => callbacks.current.onVideo?.(null);
+  }, [el, prefs, startMuted]);
+
+  const reportSource = report?.source;
+  const reportSend = report?.send;
+  useEffect(() => {
+    if (!el || !reportSource || !reportSend) return;
+    return attachWatchReporter(el, createWatchReporter({ videoId, sessionId, source: reportSource, send: reportSend }));
+  }, [el, videoId, sessionId, reportSource, reportSend]);
 
   // Source: hls.js (MSE) or native HLS.
   useEffect(() => {
@@ -74,13 +151,15 @@ export function VideoPlayer({
     if (playbackEngine(window, el.canPlayType('application/vnd.apple.mpegurl') !== '') === 'native') {
       el.src = src;
     } else {
+      // The full build: with the light one a quality chosen by hand stalled playback (ADR 017).
       void import('hls.js').then(({ default: Hls }) => {
         if (cancelled) return;
         if (!Hls.isSupported()) {
           el.src = src;
           return;
         }
-        const hls = new Hls({ capLevelToPlayerSize: true });
+        // Captions come as <track> elements (CaptionTracks): hls.js leaves the manifest's subtitle renditions to native players.
+        const hls = new Hls({ capLevelToPlayerSize: true, renderTextTracksNatively: false });
         hlsRef.current = hls;
         hls.on(Hls.Events.MANIFEST_PARSED, (_e, data) => {
           setLevels(data.levels.map((l, index) => ({ index, height: l.height })).sort((a, b) => b.height - a.height));
@@ -91,11 +170,12 @@ export function VideoPlayer({
     }
     return () => {
       cancelled = true;
+      carry.current = { videoId, time: el.currentTime, playing: !el.paused };
       hlsRef.current?.destroy();
       hlsRef.current = null;
       el.removeAttribute('src');
     };
-  }, [src]);
+  }, [el, src, revision, videoId]);
 
   // Storyboard cues for the seek-bar previews.
   useEffect(() => {
@@ -108,31 +188,87 @@ export function VideoPlayer({
     return () => ctrl.abort();
   }, [storyboardUrl]);
 
+  const seekTo = (t: number) => {
+    const el = video.current;
+    if (el) el.currentTime = Math.min(Math.max(0, t), el.duration || duration || Infinity);
+  };
+  const changeVolume = (v: number) => {
+    const el = video.current;
+    if (!el) return;
+    el.volume = Math.min(1, Math.max(0, v));
+    el.muted = el.volume === 0;
+  };
+  const changeSpeed = (s: number) => {
+    const el = video.current;
+    if (!el) return;
+    el.defaultPlaybackRate = s;
+    el.playbackRate = s;
+  };
+
+  // The overlay is a page dialog: out of full screen first, or it would open unseen.
+  const openHelp = () => {
+    if (document.fullscreenElement) void document.exitFullscreen?.();
+    setHelpOpen(true);
+  };
   const act = (action: PlayerAction) => {
     const el = video.current;
     if (!el) return;
-    if (action === 'toggle') void (el.paused ? el.play().catch(() => undefined) : el.pause());
-    if (action === 'back') el.currentTime = Math.max(0, el.currentTime - SEEK_STEP);
-    if (action === 'forward') el.currentTime = Math.min(el.duration || Infinity, el.currentTime + SEEK_STEP);
-    if (action === 'mute') el.muted = !el.muted;
-    if (action === 'fullscreen') {
-      if (document.fullscreenElement) void document.exitFullscreen?.();
-      else void box.current?.requestFullscreen?.();
+    switch (action) {
+      case 'toggle':
+        return void (el.paused ? el.play().catch(() => undefined) : el.pause());
+      case 'back':
+      case 'forward':
+      case 'stepBack':
+      case 'stepForward': {
+        const step = action === 'back' || action === 'forward' ? SEEK_STEP : ARROW_STEP;
+        return seekTo(el.currentTime + (action === 'back' || action === 'stepBack' ? -step : step));
+      }
+      case 'volumeUp':
+        return changeVolume((el.muted ? 0 : el.volume) + VOLUME_STEP);
+      case 'volumeDown':
+        return changeVolume((el.muted ? 0 : el.volume) - VOLUME_STEP);
+      case 'mute':
+        el.muted = !el.muted;
+        if (!el.muted && el.volume === 0) el.volume = VOLUME_STEP * 10;
+        return;
+      case 'slower':
+      case 'faster':
+        return changeSpeed(stepSpeed(el.playbackRate, action === 'faster' ? 1 : -1));
+      case 'captions':
+        return toggleCaptions(el);
+      case 'pip':
+        return togglePictureInPicture(el);
+      case 'theatre':
+        return onTheatre?.();
+      case 'help':
+        return openHelp();
+      case 'fullscreen':
+        if (document.fullscreenElement) void document.exitFullscreen?.();
+        else void box.current?.requestFullscreen?.();
     }
   };
-  const actRef = useRef(act);
+  const actRef = useRef({ act, seekTo, duration });
   useEffect(() => {
-    actRef.current = act;
+    actRef.current = { act, seekTo, duration };
   });
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.ctrlKey || e.metaKey || e.altKey || isTyping(e.target)) return;
-      const action = shortcutFor(e.key);
-      // Space on a focused button activates that button instead.
-      if (!action || (e.key === ' ' && e.target instanceof HTMLButtonElement)) return;
+      const target = e.target instanceof Element ? e.target : null;
+      // A dialog (this help, Save to playlist...) keeps its keys.
+      if (target?.closest('[role="dialog"]')) return;
+      const percent = percentFor(e.key);
+      const action = percent === null ? shortcutFor(e.key) : null;
+      if (percent === null && !action) return;
+      // Space on a focused control activates that control instead.
+      if (e.key === ' ' && target?.closest('button, a, summary, input')) return;
+      // Arrows move sliders and scroll lists: the player's only from the page itself or a player button.
+      const free = !target || target === document.body || (box.current?.contains(target) && !(target instanceof HTMLInputElement));
+      if (isArrow(e.key) && !free) return;
       e.preventDefault();
-      actRef.current(action);
+      if (percent !== null) actRef.current.seekTo((actRef.current.duration * percent) / 100);
+      else if (action) actRef.current.act(action);
     };
     const onFs = () => setFullscreen(document.fullscreenElement === box.current);
     document.addEventListener('keydown', onKey);
@@ -147,29 +283,33 @@ export function VideoPlayer({
     setQuality(index);
     if (hlsRef.current) hlsRef.current.currentLevel = index;
   };
-
-  const previewAt = (e: ReactPointerEvent<HTMLInputElement>) => {
-    const rect = e.currentTarget.getBoundingClientRect();
-    const ratio = Math.min(1, Math.max(0, (e.clientX - rect.left) / rect.width));
-    setPreview({ time: ratio * (duration || 0), left: e.clientX - rect.left });
-  };
-  const cue = preview ? cueAt(cues, preview.time) : undefined;
+  const chapter = chapterAt(chapters, time);
 
   return (
-    <div ref={box} className="group relative aspect-video w-full overflow-hidden bg-black sm:rounded-xl">
+    <div ref={box} role="region" aria-label={t('player.region')} className={clsx('group relative aspect-video w-full overflow-hidden bg-media sm:rounded-xl', className)}>
       <video
-        ref={video}
+        ref={attach}
         poster={poster ?? undefined}
         playsInline
-        autoPlay
+        autoPlay={autoPlay}
+        loop={loop}
         aria-label={title}
         className="size-full"
         onClick={() => act('toggle')}
         onLoadedMetadata={(e) => {
-          const el = e.currentTarget;
-          if (Number.isFinite(el.duration)) setDuration(el.duration);
-          const at = resumePoint(videoId, el.duration || knownDuration, startAt);
-          if (at) el.currentTime = at;
+          const v = e.currentTarget;
+          if (Number.isFinite(v.duration)) setDuration(v.duration);
+          v.playbackRate = v.defaultPlaybackRate;
+          const carried = carry.current;
+          carry.current = null;
+          if (carried?.videoId === videoId && carried.time > 0) {
+            v.currentTime = carried.time;
+            if (carried.playing) v.play().catch(() => undefined);
+            else v.pause();
+            return;
+          }
+          const at = startTime != null && startTime < (v.duration || knownDuration) ? startTime : resumePoint(videoId, v.duration || knownDuration, startAt);
+          if (at) v.currentTime = at;
         }}
         onPlay={() => setPlaying(true)}
         onPause={(e) => {
@@ -186,77 +326,84 @@ export function VideoPlayer({
           setTime(t);
           if (Math.floor(t) % 5 === 0) localStorage.setItem(positionKey(videoId), String(Math.floor(t)));
         }}
-        onVolumeChange={(e) => setMuted(e.currentTarget.muted)}
+        onVolumeChange={(e) => {
+          const v = e.currentTarget;
+          setMuted(v.muted);
+          setVolume(v.volume);
+          // An embed's forced mute is not the visitor's choice: it never changes what the site remembers.
+          if (startMuted === undefined) savePrefs({ volume: v.volume, muted: v.muted });
+        }}
+        onRateChange={(e) => {
+          const rate = e.currentTarget.playbackRate;
+          setSpeed(rate);
+          savePrefs({ speed: rate });
+        }}
         onEnded={() => {
           localStorage.removeItem(positionKey(videoId));
           callbacks.current.onEnded?.();
         }}
-      />
+      >
+        <CaptionTracks captions={captions} />
+      </video>
       <div
         className={clsx(
-          'absolute inset-x-0 bottom-0 flex flex-col gap-1 bg-gradient-to-t from-black/80 to-transparent px-3 pb-2 pt-8 text-white transition-opacity focus-within:opacity-100 sm:group-hover:opacity-100',
+          'absolute inset-x-0 bottom-0 flex flex-col gap-3 bg-gradient-to-t from-media/80 to-transparent px-3 pb-2 pt-8 text-on-media transition-opacity focus-within:opacity-100 sm:group-hover:opacity-100',
           playing && 'sm:opacity-0',
         )}
       >
-        <div className="relative">
-          {preview && (
-            <div className="pointer-events-none absolute bottom-6 flex -translate-x-1/2 flex-col items-center" style={{ left: preview.left }}>
-              {cue && (
-                <div
-                  className="rounded border-2 border-white bg-black"
-                  style={{ width: cue.w, height: cue.h, backgroundImage: `url("${cue.url}")`, backgroundPosition: `-${cue.x}px -${cue.y}px` }}
-                />
-              )}
-              <span className="mt-1 rounded bg-black/80 px-1 text-xs">{formatDuration(preview.time)}</span>
-            </div>
-          )}
-          <input
-            type="range"
-            aria-label="Seek"
-            min={0}
-            max={duration || 0}
-            step={0.1}
-            value={Math.min(time, duration || 0)}
-            onChange={(e) => {
-              if (video.current) video.current.currentTime = Number(e.target.value);
-            }}
-            onPointerMove={previewAt}
-            onPointerLeave={() => setPreview(null)}
-            className="h-1 w-full cursor-pointer accent-red-600"
-          />
-        </div>
-        <div className="flex items-center gap-1">
-          <button type="button" aria-label={playing ? 'Pause' : 'Play'} onClick={() => act('toggle')} className="flex size-9 items-center justify-center rounded-full hover:bg-white/20">
+        <SeekBar time={time} duration={duration} cues={cues} chapters={chapters} onSeek={seekTo} />
+        <div className="flex items-center gap-0.5 sm:gap-1">
+          <ControlButton label={playing ? t('player.pause') : t('player.play')} onClick={() => act('toggle')}>
             {playing ? <Pause className="size-5" aria-hidden /> : <Play className="size-5" aria-hidden />}
-          </button>
-          <button type="button" aria-label={muted ? 'Unmute' : 'Mute'} onClick={() => act('mute')} className="flex size-9 items-center justify-center rounded-full hover:bg-white/20">
-            {muted ? <VolumeX className="size-5" aria-hidden /> : <Volume2 className="size-5" aria-hidden />}
-          </button>
-          <span className="text-xs tabular-nums">
-            {formatDuration(time)} / {formatDuration(duration)}
+          </ControlButton>
+          <VolumeControl volume={volume} muted={muted} onVolume={changeVolume} onMute={() => act('mute')} />
+          <span className="ml-1 flex min-w-0 items-center gap-1 text-xs">
+            <span className="shrink-0 tabular-nums" data-testid="player-clock">
+              {formatDuration(time)} / {formatDuration(duration)}
+            </span>
+            {chapter && (
+              <span className="truncate" title={chapter.title}>
+                <span aria-hidden> · </span>
+                <span className="sr-only">{t('player.chapterPrefix')}</span>
+                {chapter.title}
+              </span>
+            )}
           </span>
           <span className="flex-1" />
+          <CaptionsToggle video={el} />
+          <CaptionsMenu video={el} captions={captions} id={`captions-${videoId}`} />
+          <SpeedMenu speed={speed} onSpeed={changeSpeed} />
           <label className="sr-only" htmlFor={`quality-${videoId}`}>
-            Quality
+            {t('player.quality')}
           </label>
           <select
             id={`quality-${videoId}`}
             value={quality}
             onChange={(e) => chooseQuality(Number(e.target.value))}
-            className={clsx('h-8 rounded bg-black/60 px-1 text-xs', levels.length === 0 && 'hidden')}
+            className={clsx(PLAYER_SELECT, levels.length === 0 && 'hidden')}
           >
-            <option value={-1}>Auto</option>
+            <option value={-1}>{t('player.auto')}</option>
             {levels.map((l) => (
               <option key={l.index} value={l.index}>
                 {l.height}p
               </option>
             ))}
           </select>
-          <button type="button" aria-label={fullscreen ? 'Exit full screen' : 'Full screen'} onClick={() => act('fullscreen')} className="flex size-9 items-center justify-center rounded-full hover:bg-white/20">
+          <PipButton video={el} />
+          <ControlButton label={t('player.shortcuts')} onClick={openHelp} className="hidden sm:flex">
+            <Keyboard className="size-5" aria-hidden />
+          </ControlButton>
+          {onTheatre && (
+            <ControlButton label={t('player.theatre')} aria-pressed={theatre === true} onClick={onTheatre} className="hidden lg:flex">
+              <RectangleHorizontal className="size-5" aria-hidden />
+            </ControlButton>
+          )}
+          <ControlButton label={fullscreen ? t('player.exitFullscreen') : t('player.fullscreen')} onClick={() => act('fullscreen')}>
             {fullscreen ? <Minimize className="size-5" aria-hidden /> : <Maximize className="size-5" aria-hidden />}
-          </button>
+          </ControlButton>
         </div>
       </div>
+      <ShortcutsHelp open={helpOpen} onClose={() => setHelpOpen(false)} />
     </div>
   );
 }

@@ -1,0 +1,53 @@
+import { accountMessages, CHUNK_BYTES, type StorageUsage } from '@glimpse/contract';
+import type { AppContext } from '../../context.ts';
+import type { Executor } from '../../db/client.ts';
+import { ApiError } from '../../lib/errors.ts';
+import { StorageUsageRepository } from './storage-usage.repository.ts';
+
+/** 413: the upload would take the account past its quota; the upload's chunks are discarded. */
+export class QuotaExceeded extends ApiError {
+  constructor(message: string, usedBytes: number, limitBytes: number) {
+    super(413, message, { usedBytes, limitBytes });
+  }
+}
+
+/**
+ * Upload quotas from the instance settings (`quotaBytes` total, `dailyQuotaBytes` per 24 hours;
+ * null = no limit). Checked at an upload's first chunk with what `totalChunks` promises at least,
+ * and at its last chunk with the actual bytes. Derived files (transcode output) count toward the
+ * total but are never refused: a transcode may take an account past its quota, and its next
+ * upload is refused.
+ */
+export class QuotaService {
+  constructor(private readonly ctx: AppContext) {}
+
+  /** The least an upload of `totalChunks` chunks holds: every chunk but the last is full (spec §4's client). */
+  static leastBytes(totalChunks: number): number {
+    return (totalChunks - 1) * CHUNK_BYTES;
+  }
+
+  /** Throws QuotaExceeded when `bytes` more would exceed a quota. Run on `db` (a transaction that locked the account, at the last chunk). */
+  async check(userId: string, bytes: number, db: Executor = this.ctx.db): Promise<void> {
+    const { quotaBytes, dailyQuotaBytes } = await this.ctx.settings.get();
+    if (quotaBytes === null && dailyQuotaBytes === null) return;
+    const { used, daily } = await new StorageUsageRepository(db).usage(userId);
+    if (quotaBytes !== null && used + bytes > quotaBytes) {
+      throw new QuotaExceeded(accountMessages.quotaUsedUp(used, quotaBytes), used, quotaBytes);
+    }
+    if (dailyQuotaBytes !== null && daily + bytes > dailyQuotaBytes) {
+      throw new QuotaExceeded(accountMessages.dailyQuotaUsedUp(daily, dailyQuotaBytes), daily, dailyQuotaBytes);
+    }
+  }
+
+  async usage(userId: string): Promise<StorageUsage> {
+    const { quotaBytes, dailyQuotaBytes } = await this.ctx.settings.get();
+    const { used, daily } = await new StorageUsageRepository(this.ctx.db).usage(userId);
+    return {
+      usedBytes: used,
+      quotaBytes,
+      remainingBytes: quotaBytes === null ? null : Math.max(0, quotaBytes - used),
+      dailyUsedBytes: daily,
+      dailyQuotaBytes,
+    };
+  }
+}

@@ -1,0 +1,134 @@
+import { parseMentions, type NotificationSubject } from '@glimpse/contract';
+import type { AppContext } from '../../context.ts';
+import { JobsRepository } from '../../jobs/jobs.repository.ts';
+import type { JobContext, JobHandler } from '../../jobs/worker.ts';
+import { CommentsRepository } from '../comments/comments.repository.ts';
+import { entityOf } from '../comments/comments.presenter.ts';
+import { TweetsRepository } from '../tweets/tweets.repository.ts';
+import { VideosRepository } from '../videos/videos.repository.ts';
+import type { DomainEvent, FanoutPayload } from './events.ts';
+import { requestMailRun } from './notification-mail.job.ts';
+import { NotificationMailRepository } from './notification-mail.repository.ts';
+import { NotificationsRepository, type Delivery } from './notifications.repository.ts';
+
+/** Subscribers written per statement: big enough to be quick, small enough to keep each statement short. */
+export const FANOUT_BATCH = 5000;
+const EXCERPT_MAX = 140;
+
+const excerpt = (text: string) => {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > EXCERPT_MAX ? `${line.slice(0, EXCERPT_MAX - 1)}…` : line;
+};
+
+type EventOf<K extends DomainEvent['kind']> = Extract<DomainEvent, { kind: K }>;
+
+/**
+ * Turns one event into notifications (ARCHITECTURE §10): at least once and idempotently (one row per
+ * event and recipient), subscribers in batches with a heartbeat between them, and after each write
+ * a NOTIFY so API processes update the open bells. Mails are sent from these rows by the mail job.
+ */
+export function fanoutHandler(ctx: AppContext): JobHandler<FanoutPayload> {
+  const repo = new NotificationsRepository(ctx.db);
+  const videos = new VideosRepository(ctx.db);
+  const comments = new CommentsRepository(ctx.db);
+  const tweets = new TweetsRepository(ctx.db);
+  const mail = new NotificationMailRepository(ctx.db);
+  const jobs = new JobsRepository(ctx.db);
+
+  const tell = async (d: Delivery, userIds: string[]) => {
+    if ((await repo.deliverTo(d, userIds)).length > 0) await repo.notify(`e:${d.eventId}`);
+  };
+
+  /** Mentioned users who may see the item (a mention in a private video's comments tells no outsider). */
+  const mentioned = async (text: string, maysee: (userId: string) => Promise<boolean>) => {
+    const ids = await repo.idsByUserName(parseMentions(text));
+    const shown = await Promise.all(ids.map(async (id) => ((await maysee(id)) ? id : null)));
+    return shown.filter((id): id is string => id !== null);
+  };
+
+  const fanouts = {
+    async videoPublished(eventId: string, e: EventOf<'videoPublished'>, job: JobContext) {
+      const video = await videos.findRow(e.videoId);
+      if (!video || !(await videos.isListed(e.videoId))) return { skipped: 'not listed' };
+      const d: Delivery = { eventId, type: 'newVideo', actorId: e.actorId, subject: { videoId: video.id, videoTitle: video.title } };
+      let after: string | null = null;
+      let batches = 0;
+      do {
+        after = await repo.deliverToSubscribers(d, video.ownerId, after, FANOUT_BATCH);
+        if (after) {
+          batches += 1;
+          await repo.notify(`e:${eventId}`);
+          await job.heartbeat();
+          job.signal.throwIfAborted();
+        }
+      } while (after);
+      return { batches };
+    },
+
+    async commentPublished(eventId: string, e: EventOf<'commentPublished'>) {
+      const comment = await comments.findById(e.commentId);
+      if (!comment || comment.reviewState !== 'published') return { skipped: 'not published' };
+      const { type, id: entityId } = entityOf(comment);
+      const entity = await comments.findEntity(type, entityId, null, false);
+      if (!entity) return { skipped: 'gone' };
+      const video = type === 'video' ? await videos.findRow(entityId) : undefined;
+      const subject: NotificationSubject = {
+        ...(video ? { videoId: video.id, videoTitle: video.title } : { tweetId: entityId }),
+        commentId: comment.id,
+        excerpt: excerpt(comment.content),
+      };
+      const base = { eventId, actorId: e.actorId, subject };
+      // One notification per recipient and event: the first kind that applies wins (a reply to the owner is a reply).
+      const parent = comment.parentId ? await comments.findById(comment.parentId) : undefined;
+      if (parent) await tell({ ...base, type: 'reply' }, [parent.ownerId]);
+      const mayseeEntity = async (userId: string) => Boolean((await comments.findEntity(type, entityId, userId, false))?.visible);
+      await tell({ ...base, type: 'mention' }, await mentioned(comment.content, mayseeEntity));
+      await tell({ ...base, type: 'comment' }, [entity.ownerId]);
+      return { done: true };
+    },
+
+    async tweetPublished(eventId: string, e: EventOf<'tweetPublished'>) {
+      const tweet = await tweets.findView(e.tweetId, null, false);
+      if (!tweet) return { skipped: 'not shown' };
+      const subject: NotificationSubject = { tweetId: e.tweetId, excerpt: excerpt(tweet.tweet.content) };
+      await tell({ eventId, actorId: e.actorId, type: 'mention', subject }, await mentioned(tweet.tweet.content, async () => true));
+      return { done: true };
+    },
+
+    async subscribed(eventId: string, e: EventOf<'subscribed'>) {
+      // Subscribe, unsubscribe, subscribe again: the channel hears of it once a day at most.
+      if (await repo.recentlySubscribed(e.channelId, e.actorId)) return { skipped: 'told recently' };
+      await tell({ eventId, actorId: e.actorId, type: 'newSubscriber', subject: {} }, [e.channelId]);
+      return { done: true };
+    },
+
+    async videoProcessed(eventId: string, e: EventOf<'videoProcessed'>) {
+      const video = await videos.findRow(e.videoId);
+      if (!video) return { skipped: 'gone' };
+      const subject: NotificationSubject = { videoId: video.id, videoTitle: video.title, outcome: e.outcome, ...(e.reason ? { reason: e.reason } : {}) };
+      await tell({ eventId, actorId: null, type: 'videoProcessed', subject }, [video.ownerId]);
+      return { done: true };
+    },
+
+    async moderation(eventId: string, e: EventOf<'moderation'>) {
+      await tell({ eventId, actorId: null, type: 'moderation', subject: e.subject }, e.userIds);
+      return { done: true };
+    },
+  };
+
+  return {
+    async run({ eventId }, job) {
+      const row = await repo.findEvent(eventId);
+      if (!row) return { skipped: 'no event' };
+      const event = { kind: row.kind, actorId: row.actor_id, ...row.payload } as DomainEvent;
+      const fanout = fanouts[event.kind] as (id: string, e: DomainEvent, job: JobContext) => Promise<object>;
+      const result = await fanout(eventId, event, job);
+      await repo.deleteEvent(eventId);
+      // Rows to mail at once: a mail run soon, not at the next maintenance.
+      if (await mail.hasInstant(eventId)) await requestMailRun(jobs);
+      return result;
+    },
+    // What was delivered stays; the rest of the event is dropped (the job's row keeps the error).
+    onFailed: async () => {},
+  };
+}

@@ -1,0 +1,156 @@
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FIRST_DATA_ELEMENT_ID, firstDataKey, type FirstData } from '@glimpse/contract';
+import { newId } from '../../lib/ids.ts';
+import { videoMediaPrefix } from '../../storage/media-keys.ts';
+import { bearer, createTestApp, createUser, createVideo, type TestContext } from '../../../test/harness.ts';
+import type { UserRow } from '../users/users.repository.ts';
+import { builtIndex } from './built-app.fixture.ts';
+import { jsonForScript } from './first-paint.ts';
+
+let t: TestContext;
+let owner: UserRow;
+
+// A built app as Vite writes it: index.html with its stylesheet link, the manifest, the CSS.
+const INDEX = builtIndex(`    <script type="module" crossorigin src="/assets/main-1.js"></script>
+    <link rel="modulepreload" crossorigin href="/assets/shared-1.js">
+    <link rel="stylesheet" crossorigin href="/assets/main-1.css">`);
+const MANIFEST = {
+  'index.html': { file: 'assets/main-1.js', isEntry: true, imports: ['_shared-1.js'], css: ['assets/main-1.css'] },
+  '_shared-1.js': { file: 'assets/shared-1.js' },
+  '_card-1.js': { file: 'assets/card-1.js', imports: ['_shared-1.js'] },
+  'src/features/videos/routes/home.tsx': { file: 'assets/home-1.js', imports: ['_card-1.js', 'index.html'] },
+  'src/features/search/routes/search.tsx': { file: 'assets/search-1.js', imports: ['_card-1.js'] },
+  'src/app/routes/watch.tsx': { file: 'assets/watch-1.js', imports: ['_card-1.js'], dynamicImports: ['node_modules/hls.js/dist/hls.mjs'] },
+  'node_modules/hls.js/dist/hls.mjs': { file: 'assets/hls-1.js', isDynamicEntry: true },
+};
+const CSS = '.app{color:red}';
+
+beforeAll(async () => {
+  const web = await mkdtemp(path.join(os.tmpdir(), 'glimpse-web-'));
+  await mkdir(path.join(web, '.vite'));
+  await mkdir(path.join(web, 'assets'));
+  await writeFile(path.join(web, 'index.html'), INDEX);
+  await writeFile(path.join(web, '.vite/manifest.json'), JSON.stringify(MANIFEST));
+  await writeFile(path.join(web, 'assets/main-1.css'), CSS);
+  t = await createTestApp({ WEB_DIST: web });
+  owner = await createUser(t.ctx, { fullName: 'Paint Owner', userName: 'paintowner' });
+});
+afterAll(() => t.close());
+
+const page = async (url: string, headers: Record<string, string> = {}) => {
+  const res = await t.app.inject({ method: 'GET', url, headers });
+  return { status: res.statusCode, headers: res.headers, html: res.body };
+};
+/** The embedded answers, read the way the app reads them (JSON.parse of the element's text). */
+const firstData = (html: string): FirstData => {
+  const m = new RegExp(`<script type="application/json" id="${FIRST_DATA_ELEMENT_ID}">([\\s\\S]*?)</script>`).exec(html);
+  expect(m, 'embedded data').not.toBeNull();
+  return JSON.parse(m![1]!) as FirstData;
+};
+const rootOf = (html: string) => /<div id="root">([\s\S]*?)<\/div>\n {4}<script type="application\/json"/.exec(html)?.[1] ?? '';
+/** What the API itself answers an anonymous visitor. */
+const apiAnswer = async (key: string) => {
+  const res = await t.app.inject({ method: 'GET', url: `/api/v1/${key}` });
+  return res.statusCode === 200 ? (res.json() as { data: unknown }).data : undefined;
+};
+
+describe('first paint of home, search and watch', () => {
+  it('embeds on home exactly the API answer to an anonymous visitor, and shows its cards before any script runs', async () => {
+    const shown = await createVideo(t.ctx, owner, { title: 'Everyone sees this', views: 500 });
+    await createVideo(t.ctx, owner, { title: 'Owner-only private', privacy: 'private', views: 900 });
+    await createVideo(t.ctx, owner, { title: 'Link-only unlisted', privacy: 'unlisted', views: 800 });
+    // The owner's credentials on the page request change nothing: the page is the public's view.
+    const { status, html } = await page('/', await bearer(t.ctx, owner));
+    expect(status).toBe(200);
+    const key = firstDataKey('videos', { limit: 10, sortBy: 'views' });
+    const data = firstData(html);
+    expect(Object.keys(data.answers)).toEqual([key]);
+    expect(data.answers[key]).toEqual(await apiAnswer(key));
+    expect(html).not.toContain('Owner-only private');
+    expect(html).not.toContain('Link-only unlisted');
+    const root = rootOf(html);
+    expect(root).toContain('Everyone sees this');
+    expect(root).toContain(`href="/video/${shown.id}"`);
+    expect(root).toContain('Paint Owner');
+  });
+
+  it('keeps a hostile title inert in the markup and intact in the data', async () => {
+    const title = '</script><script>alert(1)</script><!-- & \u2028 "quoted"';
+    const video = await createVideo(t.ctx, owner, { title, views: 10_000 });
+    for (const url of ['/', `/video/${video.id}`, '/search?searchText=quoted']) {
+      const { html } = await page(url);
+      expect(html, url).not.toContain('<script>alert(1)');
+      expect(html.match(/<\/script>/g)?.length, url).toBe(html.match(/<script\b/g)?.length);
+      const answers = JSON.stringify(firstData(html).answers);
+      expect(answers, url).toContain(JSON.stringify(title).slice(1, -1));
+    }
+    expect(jsonForScript({ t: '</script><!--\u2028&' })).toBe('{"t":"\\u003c/script\\u003e\\u003c!--\\u2028\\u0026"}');
+  });
+
+  it('gives the watch page the video, its similar videos and first comments as the API answers them', async () => {
+    const video = await createVideo(t.ctx, owner, { title: 'Watch me', thumbnailKey: null });
+    const { html } = await page(`/video/${video.id}`);
+    const data = firstData(html);
+    const keys = [
+      firstDataKey(`videos/${video.id}`),
+      firstDataKey(`videos/${video.id}/similar`, { limit: 10 }),
+      firstDataKey(`comments/video/${video.id}`, { limit: 10 }),
+    ];
+    expect(Object.keys(data.answers).sort()).toEqual([...keys].sort());
+    for (const key of keys) expect(data.answers[key]).toEqual(await apiAnswer(key));
+    expect(rootOf(html)).toContain('<h1>Watch me</h1>');
+  });
+
+  it('embeds nothing for a video the public may not see, whoever asks for the page', async () => {
+    const hidden = await createVideo(t.ctx, owner, { title: 'Secret watch', privacy: 'private' });
+    const { status, html } = await page(`/video/${hidden.id}`, await bearer(t.ctx, owner));
+    expect(status).toBe(200);
+    expect(html).not.toContain('Secret watch');
+    expect(firstData(html).answers[firstDataKey(`videos/${hidden.id}`)]).toBeUndefined();
+    // Unlisted: the API shows it to anyone with the link, so the page does too.
+    const unlisted = await createVideo(t.ctx, owner, { title: 'By link only', privacy: 'unlisted' });
+    const linked = await page(`/video/${unlisted.id}`);
+    expect(firstData(linked.html).answers[firstDataKey(`videos/${unlisted.id}`)]).toEqual(await apiAnswer(firstDataKey(`videos/${unlisted.id}`)));
+  });
+
+  it('answers search with the first page of the default filters, and an empty search with no requests', async () => {
+    await createVideo(t.ctx, owner, { title: 'Zebra crossing' });
+    const { html } = await page('/search?searchText=%20zebra%20&t=123');
+    const key = firstDataKey('videos', { limit: 10, query: 'zebra', uploadDate: 'anytime', type: 'video', duration: 'any', sortBy: 'relevance' });
+    expect(firstData(html).answers[key]).toEqual(await apiAnswer(key));
+    expect(rootOf(html)).toContain('Zebra crossing');
+    expect(firstData((await page('/search')).html).answers).toEqual({});
+  });
+
+  it('preloads the route chunks the shell does not load, inlines the CSS and compresses the page', async () => {
+    const video = await createVideo(t.ctx, owner);
+    const watch = await page(`/video/${video.id}`);
+    const preloads = [...watch.html.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)"/g)].map((m) => m[1]);
+    // index.html's own tag, then the route's; no playable file: the HLS player will not load, so it is not preloaded.
+    expect(preloads.sort()).toEqual(['/assets/card-1.js', '/assets/shared-1.js', '/assets/watch-1.js']);
+    const id = newId();
+    await createVideo(t.ctx, owner, { id, hlsKey: `${videoMediaPrefix(id)}/hls/master.m3u8` });
+    expect((await page(`/video/${id}`)).html).toContain('<link rel="modulepreload" crossorigin href="/assets/hls-1.js" />');
+    expect(watch.html).toContain(`<style>${CSS}</style>`);
+    expect(watch.html).not.toContain('rel="stylesheet"');
+    const home = await page('/');
+    expect(home.html).toContain('href="/assets/home-1.js"');
+    expect(home.html).not.toContain('hls-1.js');
+    const br = await t.app.inject({ method: 'GET', url: '/', headers: { 'accept-encoding': 'gzip, br' } });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(zlib.brotliDecompressSync(br.rawPayload).toString()).toBe(home.html);
+  });
+
+  it('preloads the first image with high priority', async () => {
+    const id = newId();
+    await createVideo(t.ctx, owner, { id, title: 'Top of home', views: 1_000_000, thumbnailKey: `${videoMediaPrefix(id)}/thumbnail.jpg` });
+    const { html } = await page('/');
+    const first = /<img src="([^"]+)" alt="" width="320" height="180" fetchpriority="high"/.exec(rootOf(html));
+    expect(first?.[1]).toMatch(/thumbnail\.jpg$/);
+    expect(html).toContain(`<link rel="preload" as="image" href="${first![1]}" fetchpriority="high" />`);
+  });
+});

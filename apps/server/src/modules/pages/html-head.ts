@@ -1,0 +1,55 @@
+import { readFile } from 'node:fs/promises';
+import { escapeHtml } from '@glimpse/contract';
+
+/** What a page's head tells crawlers, which run no JavaScript (docs/embeds.md). */
+export interface PageMeta {
+  /** The document title, already "<item> - <instance>" or the bare instance name. */
+  title: string;
+  /** Only for an item the public may see; without it the page keeps the app's generic description. */
+  description?: string;
+  /** `<meta property>` pairs (Open Graph) and `<meta name>` pairs (Twitter), in order. */
+  properties?: [string, string][];
+  names?: [string, string][];
+  /** `<link rel="alternate">`s: oEmbed discovery, channel feeds. */
+  alternates?: { type: string; href: string; title?: string }[];
+}
+
+const TITLE = /<title>[\s\S]*?<\/title>\s*/i;
+const DESCRIPTION = /<meta\s+name="description"[^>]*>\s*/i;
+const ROOT = /<div id="root"><\/div>/;
+
+/** The built index.html, read once and split where the page's own tags go. */
+export class HeadTemplate {
+  private parts: Promise<{ head: string; tail: string; description: string }> | undefined;
+
+  constructor(private readonly file: string) {}
+
+  private load() {
+    this.parts ??= readFile(this.file, 'utf8').then((html) => {
+      const description = DESCRIPTION.exec(html)?.[0].trim() ?? '';
+      const at = html.search(/<\/head>/i);
+      if (at < 0) throw new Error(`${this.file} has no </head>`);
+      const head = html.slice(0, at).replace(TITLE, '').replace(DESCRIPTION, '');
+      return { head, tail: html.slice(at), description };
+    });
+    return this.parts;
+  }
+
+  /**
+   * index.html with the page's title and tags; every value is escaped (user text). `body` (first
+   * paint, ADR 017) adds head tags, fills #root and puts markup after it; the caller escapes it.
+   */
+  async render(meta: PageMeta, body?: { head: string[]; root: string; after: string }): Promise<string> {
+    const { head, tail, description } = await this.load();
+    const e = escapeHtml;
+    const tags = [`<title>${e(meta.title)}</title>`];
+    tags.push(meta.description === undefined ? description : `<meta name="description" content="${e(meta.description)}" />`);
+    for (const [property, content] of meta.properties ?? []) tags.push(`<meta property="${e(property)}" content="${e(content)}" />`);
+    for (const [name, content] of meta.names ?? []) tags.push(`<meta name="${e(name)}" content="${e(content)}" />`);
+    for (const a of meta.alternates ?? [])
+      tags.push(`<link rel="alternate" type="${e(a.type)}" href="${e(a.href)}"${a.title ? ` title="${e(a.title)}"` : ''} />`);
+    tags.push(...(body?.head ?? []));
+    const rest = body ? tail.replace(ROOT, () => `<div id="root">${body.root}</div>\n    ${body.after}`) : tail;
+    return `${head}  ${tags.filter(Boolean).join('\n    ')}\n  ${rest}`;
+  }
+}

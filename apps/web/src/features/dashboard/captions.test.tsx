@@ -1,0 +1,127 @@
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { useState } from 'react';
+import toast from 'react-hot-toast';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { session } from '@/lib/session.ts';
+import { fakeApi, renderApp } from '@/test/render.tsx';
+import { CaptionsMenu, CaptionTracks } from '@/features/videos/player/captions-menu.tsx';
+
+beforeEach(() => {
+  toast.remove();
+  session.clear();
+});
+
+const ada = { _id: 'u-ada', userName: 'ada', fullName: 'Ada Lovelace', email: 'ada@x.io', avatar: null, coverImage: null };
+const video = {
+  _id: 'v1',
+  title: 'Cats',
+  description: 'About cats',
+  thumbnail: null,
+  duration: 10,
+  views: 5,
+  likes: 2,
+  dislikes: 0,
+  isPublished: false,
+  status: 'ready',
+  progress: 1,
+  createdAt: '2024-03-05T10:00:00.000Z',
+  updatedAt: '2024-03-05T10:00:00.000Z',
+  owner: { _id: ada._id, userName: 'ada', fullName: ada.fullName, avatar: null },
+};
+const english = { lang: 'en', label: 'English', url: '/media/videos/v1/pub-x/captions/en-1.vtt' };
+
+function serve(captions: (typeof english)[]) {
+  session.setAccessToken('T');
+  session.setUser({ userId: ada._id, userName: 'ada', fullName: ada.fullName, email: ada.email, avatar: null, cover: null });
+  return fakeApi((url, init) => {
+    const p = url.pathname.replace('/api/v1/', '');
+    if (p === 'users/me') return { data: { user: ada } };
+    if (p === 'config') return { data: { limits: { videoMb: 1, thumbnailMb: 1, imageMb: 2, chunkBytes: 3145728 } } };
+    if (p === 'dashboard/channel-videos') return { data: { videos: [video], page: 1, limit: 100, hasNextPage: false, nextCursor: null } };
+    if (p === 'videos/v1/captions') return { data: { captions } };
+    if (p === 'videos/v1/captions/fr' && init.method === 'POST') return { status: 400, message: 'Line 2: invalid end time "00:00:99,000"' };
+    if (p === 'videos/v1/captions/en' && init.method === 'DELETE') {
+      captions.splice(0);
+      return { data: { lang: 'en' } };
+    }
+    if (p === 'videos/v1/captions/en' && init.method === 'POST') {
+      captions.push(english);
+      return { data: { captions } };
+    }
+    return undefined;
+  });
+}
+
+async function openCaptions() {
+  renderApp('/user/@ada/dashboard');
+  await userEvent.click(await screen.findByRole('button', { name: 'Edit Cats' }));
+  return within(screen.getByRole('dialog', { name: 'Edit video' })).getByRole('region', { name: 'Captions' });
+}
+
+describe('captions in the edit dialog', () => {
+  it('uploads an SRT with its language and label, then deletes it', async () => {
+    const calls = serve([]);
+    const section = await openCaptions();
+    expect(await within(section).findByText('No captions yet. Add an SRT or WebVTT file below.')).toBeInTheDocument();
+    await userEvent.upload(within(section).getByLabelText('Caption file (SRT or WebVTT)'), new File(['1\n00:00:01,000 --> 00:00:02,000\nHi\n'], 'en.srt'));
+    await userEvent.type(within(section).getByLabelText('Language tag'), 'en');
+    await userEvent.type(within(section).getByLabelText('Caption label'), 'English');
+    await userEvent.click(within(section).getByRole('button', { name: 'Upload captions' }));
+    expect(await within(section).findByRole('button', { name: 'Delete English captions' })).toBeInTheDocument();
+    const sent = calls.find((c) => c.method === 'POST')!;
+    expect(sent.url.pathname).toBe('/api/v1/videos/v1/captions/en');
+    expect((sent.body as FormData).get('label')).toBe('English');
+    expect(((sent.body as FormData).get('file') as File).name).toBe('en.srt');
+
+    await userEvent.click(within(section).getByRole('button', { name: 'Delete English captions' }));
+    expect(await within(section).findByText('No captions yet. Add an SRT or WebVTT file below.')).toBeInTheDocument();
+  });
+
+  it("shows the server's message for a bad file, and checks the tag before sending", async () => {
+    const calls = serve([]);
+    const section = await openCaptions();
+    await userEvent.upload(within(section).getByLabelText('Caption file (SRT or WebVTT)'), new File(['bad'], 'fr.srt'));
+    await userEvent.type(within(section).getByLabelText('Language tag'), 'French!');
+    await userEvent.type(within(section).getByLabelText('Caption label'), 'Français');
+    await userEvent.click(within(section).getByRole('button', { name: 'Upload captions' }));
+    expect(within(section).getByRole('alert')).toHaveTextContent('Language must be a BCP 47 tag such as en or pt-BR');
+    expect(calls.some((c) => c.method === 'POST')).toBe(false);
+    await userEvent.clear(within(section).getByLabelText('Language tag'));
+    await userEvent.type(within(section).getByLabelText('Language tag'), 'fr');
+    await userEvent.click(within(section).getByRole('button', { name: 'Upload captions' }));
+    await waitFor(() => expect(within(section).getByRole('alert')).toHaveTextContent('Line 2: invalid end time "00:00:99,000"'));
+  });
+});
+
+function Player({ captions }: { captions: (typeof english)[] }) {
+  const [video, setVideo] = useState<HTMLVideoElement | null>(null);
+  return (
+    <>
+      <video ref={setVideo}>
+        <CaptionTracks captions={captions} />
+      </video>
+      <CaptionsMenu video={video} captions={captions} id="cc" />
+    </>
+  );
+}
+
+describe('the player CC menu', () => {
+  it('adds a subtitles track per caption and offers each language or Off', () => {
+    const french = { lang: 'fr', label: 'Français', url: '/media/videos/v1/pub-x/captions/fr-1.vtt' };
+    const { container } = render(<Player captions={[english, french]} />);
+    const tracks = [...container.querySelectorAll('track')];
+    expect(tracks.map((t) => [t.kind, t.srclang, t.label, t.getAttribute('src')])).toEqual([
+      ['subtitles', 'en', 'English', english.url],
+      ['subtitles', 'fr', 'Français', french.url],
+    ]);
+    // jsdom has no TextTrack: which track shows is checked in e2e/captions.spec.ts.
+    const menu = screen.getByRole('combobox', { name: 'Subtitles/CC' });
+    expect(within(menu).getAllByRole('option').map((o) => o.textContent)).toEqual(['Off', 'English', 'Français']);
+  });
+
+  it('is absent with one language (the Captions toggle covers it)', () => {
+    render(<Player captions={[english]} />);
+    expect(screen.queryByRole('combobox', { name: 'Subtitles/CC' })).toBeNull();
+  });
+});

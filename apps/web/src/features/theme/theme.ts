@@ -1,0 +1,47 @@
+import { useSyncExternalStore } from 'react';
+
+/** The visitor's theme choice (docs/design.md): 'system' follows prefers-color-scheme. */
+export type ThemeChoice = 'system' | 'light' | 'dark';
+
+export const THEME_CHOICES: readonly ThemeChoice[] = ['system', 'dark', 'light'];
+
+/** The localStorage key; public/theme.js reads the same key before first paint. */
+export const THEME_KEY = 'glimpse.theme';
+
+const listeners = new Set<() => void>();
+
+function read(): ThemeChoice {
+  const v = document.documentElement.getAttribute('data-theme');
+  return v === 'light' || v === 'dark' ? v : 'system';
+}
+
+/** Remembers the choice and swaps the tokens at once (the CSS keys them on <html data-theme>). */
+export function setTheme(choice: ThemeChoice) {
+  try {
+    if (choice === 'system') localStorage.removeItem(THEME_KEY);
+    else localStorage.setItem(THEME_KEY, choice);
+  } catch {
+    // Storage blocked: the choice holds for this page only.
+  }
+  document.documentElement.setAttribute('data-theme', choice);
+  for (const l of listeners) l();
+}
+
+function subscribe(listener: () => void) {
+  listeners.add(listener);
+  // Another tab chose a theme: follow it here too.
+  const onStorage = (e: StorageEvent) => {
+    if (e.key !== THEME_KEY) return;
+    document.documentElement.setAttribute('data-theme', e.newValue === 'light' || e.newValue === 'dark' ? e.newValue : 'system');
+    listener();
+  };
+  window.addEventListener('storage', onStorage);
+  return () => {
+    listeners.delete(listener);
+    window.removeEventListener('storage', onStorage);
+  };
+}
+
+export function useTheme(): ThemeChoice {
+  return useSyncExternalStore(subscribe, read, () => 'system');
+}

@@ -1,0 +1,54 @@
+import { IntlMessageFormat } from 'intl-messageformat';
+import { describe, expect, it } from 'vitest';
+import { en, type MessageKey, type Messages } from './en.ts';
+import es from './es.ts';
+import fr from './fr.ts';
+
+/**
+ * Values that are rightly the same as the English one: the word is the same in that language
+ * (brand names, 'Notifications' in French, 'video' in Spanish). Anything else identical to
+ * English is an untranslated string.
+ */
+const SAME_AS_ENGLISH: Record<'fr' | 'es', MessageKey[]> = {
+  fr: ['settings.mailMention', 'admin.total', 'admin.instance', 'admin.description', 'moderation.action', 'moderation.kindsTweets', 'moderation.itemVisible', 'moderation.targetTweet', 'shell.menu', 'nav.playlists', 'nav.notifications', 'nav.administration', 'player.pause', 'player.auto', 'player.volume', 'dashboard.colActions', 'upload.description', 'channel.tweets', 'filter.type', 'filter.playlist'],
+  es: ['admin.stateReason', 'admin.total', 'admin.videos', 'moderation.kindsVideos', 'moderation.targetVideo', 'moderation.kindsTweets', 'moderation.itemVisible', 'moderation.targetTweet', 'moderation.targetOf', 'count.videos'],
+};
+
+type Node = { type: number; value?: string; options?: Record<string, { value: Node[] }>; children?: Node[] };
+/** The names of a message's ICU arguments, with their kind (plain, number, plural...). */
+function argumentsOf(message: string): string[] {
+  const names = new Set<string>();
+  const walk = (nodes: Node[]) => {
+    for (const n of nodes) {
+      // 0 literal, 7 pound (#): no argument; 8 tag walks its children.
+      if (n.type !== 0 && n.type !== 7 && n.value) names.add(`${n.value}:${n.type}`);
+      if (n.options) Object.values(n.options).forEach((o) => walk(o.value));
+      if (n.children) walk(n.children);
+    }
+  };
+  walk(new IntlMessageFormat(message, 'en').getAst() as Node[]);
+  return [...names].sort();
+}
+
+describe.each([
+  ['fr', fr],
+  ['es', es],
+] as const)('the %s catalogue', (locale, messages: Messages) => {
+  const keys = Object.keys(en) as MessageKey[];
+
+  it('has every English key and no other', () => {
+    expect(Object.keys(messages).sort()).toEqual([...keys].sort());
+  });
+
+  it('keeps the English placeholders of every message, and each parses', () => {
+    const mismatched = keys.filter((k) => JSON.stringify(argumentsOf(messages[k])) !== JSON.stringify(argumentsOf(en[k])));
+    expect(mismatched).toEqual([]);
+  });
+
+  it('translates every message (only allow-listed values equal the English)', () => {
+    const same = keys.filter((k) => messages[k] === en[k] && !SAME_AS_ENGLISH[locale].includes(k));
+    expect(same).toEqual([]);
+    // The allow-list holds no stale entry.
+    expect(SAME_AS_ENGLISH[locale].filter((k) => messages[k] !== en[k])).toEqual([]);
+  });
+});

@@ -1,0 +1,58 @@
+import type { Video } from '@glimpse/contract';
+import { createChannelUser, expect, test, uniqueName, uploadVideo } from './support/index.ts';
+
+// ADR 017: home, search and watch arrive filled; the app takes over and stays a single-page app.
+const tag = uniqueName('fp');
+let video: Video;
+
+test.beforeAll(async ({ request }) => {
+  test.setTimeout(180_000);
+  const channel = await createChannelUser(request, 'First Paint Studio');
+  video = await uploadVideo(channel, { title: `Harbour lights ${tag}`, pattern: 'testsrc2' });
+});
+
+test('home, search and watch show their content with no JavaScript at all', async ({ browser }) => {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto(`/search?searchText=${tag}`);
+  const card = page.getByRole('link', { name: `Harbour lights ${tag}` });
+  await expect(card).toBeVisible();
+  await expect(card.locator('img')).toHaveAttribute('src', video.thumbnail!.url);
+  await page.goto(`/video/${video._id}`);
+  await expect(page.getByRole('heading', { level: 1, name: `Harbour lights ${tag}` })).toBeVisible();
+  await expect(page.locator('.fp-player img')).toHaveAttribute('src', video.thumbnail!.url);
+  await page.goto('/');
+  await expect(page.getByRole('link', { name: `Harbour lights ${tag}` })).toBeVisible();
+  // The search box works as a plain form.
+  await page.getByRole('searchbox', { name: 'Search' }).fill(tag);
+  await page.getByRole('searchbox', { name: 'Search' }).press('Enter');
+  await expect(page).toHaveURL(new RegExp(`/search\\?searchText=${tag}`));
+  await expect(page.getByRole('link', { name: `Harbour lights ${tag}` })).toBeVisible();
+  await context.close();
+});
+
+test('the app starts from the embedded answers and navigates without reloading', async ({ page }) => {
+  const apiGets: string[] = [];
+  const documents: string[] = [];
+  page.on('request', (r) => {
+    if (r.resourceType() === 'document') documents.push(r.url());
+    else if (r.url().includes('/api/v1/videos')) apiGets.push(r.url());
+  });
+  await page.goto(`/search?searchText=${tag}`);
+  // The app's own screen (the shell has no Filters button).
+  await expect(page.getByRole('button', { name: 'Filters' })).toBeVisible();
+  await expect(page.getByRole('list', { name: 'Search results' }).getByRole('link', { name: `Harbour lights ${tag}` }).first()).toBeVisible();
+  await expect(page.locator('#glimpse-first-data')).toHaveCount(0);
+  // The first page of results came with the HTML: the app did not ask for it again.
+  expect(apiGets).toEqual([]);
+
+  await page.evaluate(() => ((window as unknown as { spaMarker: number }).spaMarker = 1));
+  await page.getByRole('list', { name: 'Search results' }).getByRole('link', { name: `Harbour lights ${tag}` }).first().click();
+  await expect(page).toHaveURL(new RegExp(`/video/${video._id}`));
+  await expect(page.getByRole('heading', { level: 1, name: `Harbour lights ${tag}` })).toBeVisible();
+  await expect(page.locator('video')).toBeVisible();
+  // Same document: a client-side navigation, and the watch page fetched its data itself.
+  expect(await page.evaluate(() => (window as unknown as { spaMarker?: number }).spaMarker)).toBe(1);
+  expect(documents).toHaveLength(1);
+  await expect.poll(() => apiGets.some((u) => u.includes(`/api/v1/videos/${video._id}`))).toBe(true);
+});

@@ -1,0 +1,53 @@
+/**
+ * First paint of home, search and watch (ADR 017): the server answers these pages with a filled
+ * shell and the API's answers to the first requests the app makes there, embedded as JSON, so the
+ * app starts with its query cache filled. Both sides name those requests through this file.
+ * No zod here: the web app's shell imports it alone (`@glimpse/contract/first-paint`).
+ */
+
+/** The `<script type="application/json">` that carries the answers. */
+export const FIRST_DATA_ELEMENT_ID = 'glimpse-first-data';
+
+/** What the page carries: API answers (`data` of the envelope) by request key. */
+export interface FirstData {
+  answers: Record<string, unknown>;
+}
+
+export type FirstPage = 'home' | 'search' | 'watch';
+
+type QueryValue = string | number | boolean | null | undefined;
+
+/** A GET's key: its path under /api/v1 and its non-empty parameters in name order (order-free match). */
+export function firstDataKey(path: string, query?: Record<string, QueryValue>): string {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+    if (v !== undefined && v !== null && v !== '') params.set(k, String(v));
+  const qs = params.toString();
+  return `${path.replace(/^\//, '')}${qs ? `?${qs}` : ''}`;
+}
+
+/** The app's list pages load this many items per page (spec §4). */
+const PAGE = 10;
+const VIDEO = /^\/video\/([^/]+)\/?$/;
+
+/**
+ * The page a path is, and the GETs the app makes first there (the same parameters as its query
+ * functions: home = most viewed; search = the default filters; watch = the video, its similar
+ * videos and its first comments, which would otherwise arrive late and push the column down).
+ */
+export function firstPaintPage(pathname: string, search: URLSearchParams): { page: FirstPage; requests: string[]; videoId?: string } | null {
+  if (pathname === '/') return { page: 'home', requests: [firstDataKey('videos', { limit: PAGE, sortBy: 'views' })] };
+  if (pathname === '/search' || pathname === '/search/') {
+    const query = (search.get('searchText') ?? '').trim();
+    if (!query) return { page: 'search', requests: [] };
+    const filters = { uploadDate: 'anytime', type: 'video', duration: 'any', sortBy: 'relevance' };
+    return { page: 'search', requests: [firstDataKey('videos', { limit: PAGE, query, ...filters })] };
+  }
+  const [, videoId] = VIDEO.exec(pathname) ?? [];
+  if (videoId) {
+    const id = encodeURIComponent(videoId);
+    const requests = [firstDataKey(`videos/${id}`), firstDataKey(`videos/${id}/similar`, { limit: PAGE }), firstDataKey(`comments/video/${id}`, { limit: PAGE })];
+    return { page: 'watch', videoId, requests };
+  }
+  return null;
+}
