@@ -48,7 +48,7 @@ const FULL_PAGE = new Set(['watch', 'watch-own', 'dashboard']);
 
 async function shoot(page: Page, name: string, ready: (page: Page) => Promise<unknown>) {
   for (const theme of THEMES) {
-    // The stored choice, applied by public/theme.js on the reload, as a returning visitor gets it.
+    // The stored choice, applied by index.html's inline theme script on the reload, as a returning visitor gets it.
     await page.evaluate((t) => localStorage.setItem('glimpse.theme', t), theme);
     await page.reload();
     await expect(page.locator('html')).toHaveAttribute('data-theme', theme);

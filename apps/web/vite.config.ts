@@ -2,9 +2,16 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
+// Relative: the config is bundled before the workspace's TypeScript packages resolve.
+import { THEME_BOOT_SCRIPT } from '../../packages/contract/src/theme-boot.ts';
 
 export default defineConfig({
-  plugins: [react(), tailwindcss()],
+  plugins: [
+    react(),
+    tailwindcss(),
+    // The theme before first paint, inline: no request holds the first paint up (ADR 020; the CSP allows it by hash).
+    { name: 'theme-boot', transformIndexHtml: (html) => html.replace('<!-- theme-boot -->', `<script>${THEME_BOOT_SCRIPT}</script>`) },
+  ],
   resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
   server: {
     proxy: { '/api': 'http://localhost:3000', '/media': 'http://localhost:3000' },
@@ -19,7 +26,7 @@ export default defineConfig({
       input: { main: fileURLToPath(new URL('./index.html', import.meta.url)), embed: fileURLToPath(new URL('./embed.html', import.meta.url)) },
       // zod and the contract's schemas in their own chunk: only forms and the player need them,
       // and the bundler would otherwise merge them into the shell's shared chunk (ADR 017).
-      output: { codeSplitting: { groups: [{ name: 'contract', test: (id) => /[\\/](node_modules[\\/]zod|packages[\\/]contract)[\\/]/.test(id) && !/[\\/]contract[\\/]src[\\/](roles|notification-text|first-paint)\.ts$/.test(id), includeDependenciesRecursively: false }] } },
+      output: { codeSplitting: { groups: [{ name: 'contract', test: (id) => /[\\/](node_modules[\\/]zod|packages[\\/]contract)[\\/]/.test(id) && !/[\\/]contract[\\/]src[\\/](roles|notification-text|first-paint|renditions|theme-boot)\.ts$/.test(id), includeDependenciesRecursively: false }] } },
     },
   },
 });

@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import path from 'node:path';
+import { THEME_BOOT_SCRIPT } from '@glimpse/contract/theme-boot';
 import Fastify, { type FastifyInstance, type FastifySchema, type FastifyServerOptions } from 'fastify';
 import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
@@ -69,6 +71,8 @@ export interface BuildOptions {
   logger?: FastifyServerOptions['logger'];
 }
 
+const THEME_BOOT_HASH = `'sha256-${createHash('sha256').update(THEME_BOOT_SCRIPT).digest('base64')}'`;
+
 /** helmet's options: for every answer, those of the router's refusals included (see routerErrorHandler). */
 function securityHeadersFor(config: Config) {
   const s3 = config.s3?.publicUrl ? [config.s3.publicUrl] : [];
@@ -81,7 +85,8 @@ function securityHeadersFor(config: Config) {
         connectSrc: ["'self'", ...s3],
         workerSrc: ["'self'", 'blob:'],
         styleSrc: ["'self'", "'unsafe-inline'"],
-        scriptSrc: ["'self'"],
+        // The one inline script: the theme before first paint (index.html), allowed by its hash.
+        scriptSrc: ["'self'", THEME_BOOT_HASH],
         upgradeInsecureRequests: null,
       },
     },

@@ -21,6 +21,7 @@ export * from './captions.ts';
 export * from './notifications.ts';
 export * from './notification-text.ts';
 export * from './first-paint.ts';
+export * from './renditions.ts';
 export * from './feeds.ts';
 export * from './embeds.ts';
 export * from './analytics.ts';

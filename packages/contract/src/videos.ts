@@ -199,13 +199,6 @@ export const video = z.object({
 export type Video = z.infer<typeof video>;
 export type Rendition = Video['renditions'][number];
 
-/** Still being made: not playable yet, or playable with more rungs to come (ADR 019). Pages poll while it holds. */
-export const moreRenditionsComing = (v: { status: Video['status']; renditions?: readonly Rendition[] }): boolean =>
-  v.status === 'processing' || (v.status === 'ready' && (v.renditions ?? []).some((r) => !r.ready));
-
-/** How many rungs play: a new one changes the master playlist (the player reloads it). */
-export const readyRenditions = (v: { renditions?: readonly Rendition[] }): number => (v.renditions ?? []).filter((r) => r.ready).length;
-
 /** Every answer about one video (GET, PATCH, publish, the upload's last chunk): `data.video` (spec §7). */
 export const videoResult = z.object({ video });
 export type VideoResult = z.infer<typeof videoResult>;

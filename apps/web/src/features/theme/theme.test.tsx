@@ -2,13 +2,13 @@ import { act, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fakeApi, renderApp } from '@/test/render.tsx';
-import bootScript from '../../../public/theme.js?raw';
+import { THEME_BOOT_SCRIPT } from '@glimpse/contract/theme-boot';
 import { THEME_KEY } from './theme.ts';
 
 const anonymous = () => fakeApi((url) => (url.pathname === '/api/v1/users/me' ? { status: 401, message: 'Please login' } : { data: { data: [], hasNextPage: false, nextCursor: null } }));
 
 /** The script index.html runs before first paint, run here on the test's document. */
-const boot = () => new Function(bootScript)();
+const boot = () => new Function(THEME_BOOT_SCRIPT)();
 const theme = () => document.documentElement.getAttribute('data-theme');
 
 afterEach(() => document.documentElement.removeAttribute('data-theme'));

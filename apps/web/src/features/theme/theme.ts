@@ -1,12 +1,13 @@
 import { useSyncExternalStore } from 'react';
+import { THEME_KEY } from '@glimpse/contract/theme-boot';
 
 /** The visitor's theme choice (docs/design.md): 'system' follows prefers-color-scheme. */
 export type ThemeChoice = 'system' | 'light' | 'dark';
 
 export const THEME_CHOICES: readonly ThemeChoice[] = ['system', 'dark', 'light'];
 
-/** The localStorage key; public/theme.js reads the same key before first paint. */
-export const THEME_KEY = 'glimpse.theme';
+/** The localStorage key, shared with the script that sets the theme before first paint. */
+export { THEME_KEY };
 
 const listeners = new Set<() => void>();
 

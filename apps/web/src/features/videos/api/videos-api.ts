@@ -1,5 +1,6 @@
 import { infiniteQueryOptions, queryOptions, useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
-import { moreRenditionsComing, type HeartbeatBody } from '@glimpse/contract';
+import type { HeartbeatBody } from '@glimpse/contract';
+import { moreRenditionsComing } from '@glimpse/contract/renditions';
 import { api } from '@/lib/api-client.ts';
 import { cursorPaging, fetchPage, listOf } from '@/lib/pagination.ts';
 import type { LikeStatus, ToggleSubscriptionResult, Video, VideoResult } from '@/types/api.ts';

@@ -1,0 +1,10 @@
+import type { Rendition, Video } from './videos.ts';
+
+// Zod-free (types only), so the web app's entry can use these without the schemas (ADR 017).
+
+/** Still being made: not playable yet, or playable with more rungs to come (ADR 019). Pages poll while it holds. */
+export const moreRenditionsComing = (v: { status: Video['status']; renditions?: readonly Rendition[] }): boolean =>
+  v.status === 'processing' || (v.status === 'ready' && (v.renditions ?? []).some((r) => !r.ready));
+
+/** How many rungs play: a new one changes the master playlist (the player reloads it). */
+export const readyRenditions = (v: { renditions?: readonly Rendition[] }): number => (v.renditions ?? []).filter((r) => r.ready).length;
