@@ -4,7 +4,8 @@ import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
-const dist = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../dist');
+// The build's folder: apps/web/dist, or the one named (the web benchmark builds elsewhere).
+const dist = process.argv[2] ? path.resolve(process.argv[2]) : path.resolve(path.dirname(new URL(import.meta.url).pathname), '../dist');
 const TEXT = /\.(js|css|html|svg|json|txt|webmanifest)$/;
 
 async function* files(dir) {
