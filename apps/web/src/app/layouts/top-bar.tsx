@@ -1,5 +1,5 @@
 import { ArrowLeft, LogIn, LogOut, Menu, Search } from 'lucide-react';
-import { useState, type FormEvent } from 'react';
+import { lazy, Suspense, useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { Avatar } from '@/components/ui/avatar.tsx';
@@ -7,10 +7,12 @@ import { IconButton } from '@/components/ui/button.tsx';
 import { LanguageSwitch } from '@/components/ui/language-switch.tsx';
 import { paths } from '@/config/paths.ts';
 import { logout, useAuth, useSetMe } from '@/features/auth/api/auth-api.ts';
-import { NotificationBell } from '@/features/notifications/components/notification-bell.tsx';
 import { ThemeMenu } from '@/features/theme/theme-menu.tsx';
 import { useInstance } from '@/lib/public-config.ts';
 import { t } from '@/lib/i18n/i18n.ts';
+
+// Signed-in visitors only: the bell, its live stream and the notification texts stay out of the first load.
+const NotificationBell = lazy(() => import('@/features/notifications/components/notification-bell.tsx').then((m) => ({ default: m.NotificationBell })));
 
 function SearchBox({ autoFocus, onSearched }: { autoFocus?: boolean; onSearched?: () => void }) {
   const [params] = useSearchParams();
@@ -102,7 +104,9 @@ export function TopBar({ onToggleMenu, showMenuButton, menuOpen }: { onToggleMen
       <ThemeMenu />
       {user ? (
         <>
-          <NotificationBell userId={user.userId} userName={user.userName} />
+          <Suspense fallback={<span className="size-10 shrink-0" aria-hidden />}>
+            <NotificationBell userId={user.userId} userName={user.userName} />
+          </Suspense>
           <Link to={paths.user.personalInformation.getHref(user.userName)} className="rounded-full" aria-label={t('shell.yourProfile')} title={user.fullName}>
             <Avatar src={user.avatar?.url} fullName={user.fullName} size={32} />
           </Link>
