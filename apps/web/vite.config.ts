@@ -5,6 +5,9 @@ import tailwindcss from '@tailwindcss/vite';
 // Relative: the config is bundled before the workspace's TypeScript packages resolve.
 import { THEME_BOOT_SCRIPT } from '../../packages/contract/src/theme-boot.ts';
 
+/** The contract's files without zod, which the entry may import (ADR 017). */
+const ZOD_FREE_CONTRACT = /[\\/]contract[\\/]src[\\/](roles|notification-text|first-paint|renditions|theme-boot)\.ts$/;
+
 export default defineConfig({
   plugins: [
     react(),
@@ -25,8 +28,17 @@ export default defineConfig({
     rolldownOptions: {
       input: { main: fileURLToPath(new URL('./index.html', import.meta.url)), embed: fileURLToPath(new URL('./embed.html', import.meta.url)) },
       // zod and the contract's schemas in their own chunk: only forms and the player need them,
-      // and the bundler would otherwise merge them into the shell's shared chunk (ADR 017).
-      output: { codeSplitting: { groups: [{ name: 'contract', test: (id) => /[\\/](node_modules[\\/]zod|packages[\\/]contract)[\\/]/.test(id) && !/[\\/]contract[\\/]src[\\/](roles|notification-text|first-paint|renditions|theme-boot)\.ts$/.test(id), includeDependenciesRecursively: false }] } },
+      // and the bundler would otherwise merge them into the shell's shared chunk (ADR 017). The
+      // contract's zod-free files get a chunk of their own too: left to the bundler, one shared by
+      // both pages landed in the app's entry chunk, and importing it from the embed started the app.
+      output: {
+        codeSplitting: {
+          groups: [
+            { name: 'contract-lite', test: (id) => ZOD_FREE_CONTRACT.test(id), includeDependenciesRecursively: false },
+            { name: 'contract', test: (id) => /[\\/](node_modules[\\/]zod|packages[\\/]contract)[\\/]/.test(id), includeDependenciesRecursively: false },
+          ],
+        },
+      },
     },
   },
 });
