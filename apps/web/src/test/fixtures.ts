@@ -1,6 +1,38 @@
 import type { Channel, Comment, Video } from '@/types/api.ts';
+import type { DashboardVideo } from '@/features/dashboard/api/dashboard-api.ts';
+import { session } from '@/lib/session.ts';
 
 export const owner = { _id: 'o1', userName: 'ada', fullName: 'Ada Lovelace', avatar: null };
+
+/** The account most screen tests sign in as, as users/me answers it. */
+export const ada = { _id: 'u-ada', userName: 'ada', fullName: 'Ada Lovelace', email: 'ada@x.io', avatar: null, coverImage: null };
+
+/** One of ada's videos as her dashboard lists it. */
+export function makeDashboardVideo(over: Partial<DashboardVideo> = {}): DashboardVideo {
+  return {
+    _id: 'v1',
+    title: 'Cats',
+    description: 'About cats',
+    thumbnail: null,
+    duration: 10,
+    views: 5,
+    likes: 2,
+    dislikes: 0,
+    isPublished: false,
+    status: 'ready',
+    progress: 1,
+    createdAt: '2024-03-05T10:00:00.000Z',
+    updatedAt: '2024-03-05T10:00:00.000Z',
+    owner: { _id: ada._id, userName: ada.userName, fullName: ada.fullName, avatar: null },
+    ...over,
+  };
+}
+
+/** The app under test starts signed in as `user`: an access token and the stored user. */
+export function signInAs(user: { _id: string; userName: string; fullName: string; email: string } = ada) {
+  session.setAccessToken('T');
+  session.setUser({ userId: user._id, userName: user.userName, fullName: user.fullName, email: user.email, avatar: null, cover: null });
+}
 
 export function makeVideo(i: number, over: Partial<Video> = {}): Video {
   return {

@@ -22,12 +22,9 @@ import {
   type TestContext,
 } from '../../../test/harness.ts';
 
-let t: TestContext;
-let clip: Buffer;
+let t: TestContext & { clip: Buffer };
 beforeAll(async () => {
-  const app = await createClipApp();
-  t = app;
-  clip = app.clip;
+  t = await createClipApp();
 });
 afterAll(() => t.close());
 
@@ -104,7 +101,7 @@ async function busyAccount(other: UserRow) {
   const otherAuth = await bearer(t.ctx, other);
   const as = (u: UserRow) => ({ as: u });
 
-  const up = await uploadVideo(t.app, auth, clip, 'Mine');
+  const up = await uploadVideo(t.app, auth, t.clip, 'Mine');
   const videoId = up.json().data.video._id as string;
   await drain();
   await call(t, 'PATCH', `/videos/${videoId}/publish`, { ...as(user), body: { isPublished: true } });
@@ -116,7 +113,7 @@ async function busyAccount(other: UserRow) {
   }
 
   // The other account's video and tweet, which the account comments on and reacts to.
-  const theirUp = await uploadVideo(t.app, otherAuth, clip, 'Theirs');
+  const theirUp = await uploadVideo(t.app, otherAuth, t.clip, 'Theirs');
   const theirVideo = theirUp.json().data.video._id as string;
   await drain();
   await call(t, 'PATCH', `/videos/${theirVideo}/publish`, { ...as(other), body: { isPublished: true } });
@@ -152,7 +149,7 @@ async function busyAccount(other: UserRow) {
   await call(t, 'POST', `/videos/${theirVideo}/views`, { ...as(user), body: {} });
   await call(t, 'POST', `/videos/${videoId}/views`, { ...as(other), body: {} });
   // An unfinished upload (chunks in the storage), a reset mail's token and job, a rate-limit window.
-  expect((await postChunk(t.app, auth, { uniqueId: 'half', chunkNumber: 0, totalChunks: 2 }, clip.subarray(0, 1000))).statusCode).toBe(200);
+  expect((await postChunk(t.app, auth, { uniqueId: 'half', chunkNumber: 0, totalChunks: 2 }, t.clip.subarray(0, 1000))).statusCode).toBe(200);
   await call(t, 'POST', '/auths/forgot-password-mail', { body: { email: user.email } });
   await new RateLimitsRepository(t.ctx.db).hit(`password-change ${user.id}`, 60_000);
 
@@ -257,7 +254,7 @@ describe('GET /users/me/export', () => {
     expect(data.profile).toMatchObject({ id: user.id, userName: user.userName, email: user.email, fullName: user.fullName });
     expect(data.profile.avatar).toMatch(/^\/media\/users\//);
     expect(data.videos.map((v: { title: string }) => v.title)).toEqual(['Mine']);
-    expect(data.videos[0].storageBytes).toBeGreaterThan(clip.length);
+    expect(data.videos[0].storageBytes).toBeGreaterThan(t.clip.length);
     expect(data.tweets).toMatchObject([{ content: 'hello', hasImage: true }]);
     expect(data.comments.map((c: { content: string }) => c.content).sort()).toEqual(['mine', 'on tweet', 'zorblax here']);
     expect(data.playlists).toMatchObject([{ name: 'Mine', videoIds: [kept.theirVideo] }]);

@@ -24,12 +24,9 @@ import {
 } from '../../../test/harness.ts';
 import { StorageUsageRepository } from './storage-usage.repository.ts';
 
-let t: TestContext;
-let clip: Buffer;
+let t: TestContext & { clip: Buffer };
 beforeAll(async () => {
-  const app = await createClipApp();
-  t = app;
-  clip = app.clip;
+  t = await createClipApp();
 });
 afterAll(() => t.close());
 afterEach(() => t.ctx.settings.update({ quotaBytes: null, dailyQuotaBytes: null }));
@@ -82,7 +79,7 @@ describe('quota at the first chunk', () => {
     const user = await userHolding(4_850_000_000);
     await t.ctx.settings.update({ quotaBytes: 5_000_000_000 });
     // 60 chunks hold at least 59 full 3 MB chunks: 185 MB more than the 150 MB left.
-    const res = await postChunk(t.app, await bearer(t.ctx, user), { uniqueId: 'big', chunkNumber: 0, totalChunks: 60 }, clip);
+    const res = await postChunk(t.app, await bearer(t.ctx, user), { uniqueId: 'big', chunkNumber: 0, totalChunks: 60 }, t.clip);
     expectApiError(res, 413, 'Your upload quota is used up: 4.8 GB of 5 GB');
     expect(res.json().data).toEqual({ usedBytes: 4_850_000_000, limitBytes: 5_000_000_000 });
     expect(await sessions(user)).toBe(0);
@@ -92,14 +89,14 @@ describe('quota at the first chunk', () => {
   it('lets a small upload start when its last chunk may still fit', async () => {
     const user = await userHolding(4_850_000_000);
     await t.ctx.settings.update({ quotaBytes: 5_000_000_000 });
-    const res = await postChunk(t.app, await bearer(t.ctx, user), { uniqueId: 'small', chunkNumber: 0, totalChunks: 2 }, clip.subarray(0, 1000));
+    const res = await postChunk(t.app, await bearer(t.ctx, user), { uniqueId: 'small', chunkNumber: 0, totalChunks: 2 }, t.clip.subarray(0, 1000));
     expect(res.statusCode).toBe(200);
   });
 
   it('refuses any new upload once the total is over the quota (a transcode may have taken it there)', async () => {
     const user = await userHolding(2_000_000);
     await t.ctx.settings.update({ quotaBytes: 1_000_000 });
-    const res = await postChunk(t.app, await bearer(t.ctx, user), { uniqueId: 'one', chunkNumber: 0, totalChunks: 1 }, clip, { isLastChunk: 'true', title: 'T' });
+    const res = await postChunk(t.app, await bearer(t.ctx, user), { uniqueId: 'one', chunkNumber: 0, totalChunks: 1 }, t.clip, { isLastChunk: 'true', title: 'T' });
     expectApiError(res, 413, accountMessages.quotaUsedUp(2_000_000, 1_000_000));
     expect(res.json().message).toBe('Your upload quota is used up: 2 MB of 1 MB');
   });
@@ -108,11 +105,11 @@ describe('quota at the first chunk', () => {
 describe('quota at the last chunk', () => {
   it('refuses an upload whose actual bytes exceed what is left, and discards its chunks', async () => {
     const user = await createUser(t.ctx);
-    await t.ctx.settings.update({ quotaBytes: clip.length - 1 });
+    await t.ctx.settings.update({ quotaBytes: t.clip.length - 1 });
     const auth = await bearer(t.ctx, user);
     // One chunk: nothing is promised at the first chunk, the actual bytes decide (the chunk was stored, then discarded).
-    const res = await postChunk(t.app, auth, { uniqueId: 'up', chunkNumber: 0, totalChunks: 1 }, clip, { isLastChunk: 'true', title: 'T' });
-    expectApiError(res, 413, `Your upload quota is used up: 0 bytes of ${formatBytes(clip.length - 1)}`);
+    const res = await postChunk(t.app, auth, { uniqueId: 'up', chunkNumber: 0, totalChunks: 1 }, t.clip, { isLastChunk: 'true', title: 'T' });
+    expectApiError(res, 413, `Your upload quota is used up: 0 bytes of ${formatBytes(t.clip.length - 1)}`);
     expect(await sessions(user)).toBe(0);
     expect(existsSync(path.join((t.ctx.storage as LocalStorage).root, uploadPrefix(user.id, 'up')))).toBe(false);
     expect(await videoIds(user)).toEqual([]);
@@ -122,18 +119,18 @@ describe('quota at the last chunk', () => {
   it('daily quota: counts uploads of the last 24 hours, even of videos deleted since', async () => {
     const user = await createUser(t.ctx);
     const auth = await bearer(t.ctx, user);
-    await t.ctx.settings.update({ dailyQuotaBytes: Math.floor(clip.length * 1.5) });
-    const first = await uploadVideo(t.app, auth, clip, 'First');
+    await t.ctx.settings.update({ dailyQuotaBytes: Math.floor(t.clip.length * 1.5) });
+    const first = await uploadVideo(t.app, auth, t.clip, 'First');
     expect(first.statusCode).toBe(201);
     expect((await call(t, 'DELETE', `/videos/${first.json().data.video._id}`, { as: user })).status).toBe(200);
-    const second = await uploadVideo(t.app, auth, clip, 'Second');
-    expectApiError(second, 413, accountMessages.dailyQuotaUsedUp(clip.length, Math.floor(clip.length * 1.5)));
+    const second = await uploadVideo(t.app, auth, t.clip, 'Second');
+    expectApiError(second, 413, accountMessages.dailyQuotaUsedUp(t.clip.length, Math.floor(t.clip.length * 1.5)));
     expect(second.json().message).toMatch(/^Your daily upload quota is used up: .+ of .+ in the last 24 hours$/);
     // A day later the window is empty again.
     await rows(t, sql`UPDATE upload_bytes SET uploaded_at = now() - interval '25 hours' WHERE user_id = ${user.id}`);
     await createWorker(t.ctx, memoryLog(), { maintenanceMs: 0 }).runOnce();
     expect((await rows<{ n: number }>(t, sql`SELECT count(*)::int AS n FROM upload_bytes WHERE user_id = ${user.id}`))[0]!.n).toBe(0);
-    expect((await uploadVideo(t.app, auth, clip, 'Third')).statusCode).toBe(201);
+    expect((await uploadVideo(t.app, auth, t.clip, 'Third')).statusCode).toBe(201);
     await drain();
   });
 });
@@ -142,10 +139,10 @@ describe('the counter follows the files', () => {
   it('equals the stored bytes after upload, transcode, thumbnail change and delete; GET /users/me/storage reports it', async () => {
     const user = await createUser(t.ctx);
     const auth = await bearer(t.ctx, user);
-    const up = await uploadVideo(t.app, auth, clip, 'Counted');
+    const up = await uploadVideo(t.app, auth, t.clip, 'Counted');
     expect(up.statusCode).toBe(201);
     const id = up.json().data.video._id as string;
-    expect(await counter(user)).toBe(clip.length);
+    expect(await counter(user)).toBe(t.clip.length);
     expect(await counter(user)).toBe(await storedBytes([id]));
 
     expect(await drain()).toBeGreaterThan(0);
@@ -158,7 +155,7 @@ describe('the counter follows the files', () => {
     expect(video!.thumbnail_bytes).toBeGreaterThan(0);
     const afterTranscode = await counter(user);
     expect(afterTranscode).toBe(await storedBytes([id]));
-    expect(afterTranscode).toBeGreaterThan(clip.length);
+    expect(afterTranscode).toBeGreaterThan(t.clip.length);
 
     const form = new FormData();
     form.append('image', new Blob([TINY_PNG], { type: 'image/png' }), 'thumb.png');
@@ -171,7 +168,7 @@ describe('the counter follows the files', () => {
       usedBytes: await counter(user),
       quotaBytes: 5_000_000_000,
       remainingBytes: 5_000_000_000 - (await counter(user)),
-      dailyUsedBytes: clip.length,
+      dailyUsedBytes: t.clip.length,
       dailyQuotaBytes: 1_000_000_000,
     });
 

@@ -2,17 +2,15 @@ import type { ChannelAnalytics, VideoAnalytics } from '@glimpse/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { session } from '@/lib/session.ts';
 import { fakeApi, renderApp, type Handler } from '@/test/render.tsx';
+import { ada, signInAs } from '@/test/fixtures.ts';
 import { browserTimeZone } from './api/analytics-api.ts';
 
 
-const ada = { _id: 'u-ada', userName: 'ada', fullName: 'Ada Lovelace', email: 'ada@x.io', avatar: null, coverImage: null };
 const VIDEO = '0190f5d2-7c2a-7000-8000-0000000000aa';
 
 beforeEach(() => {
-  session.setAccessToken('T');
-  session.setUser({ userId: ada._id, userName: 'ada', fullName: ada.fullName, email: ada.email, avatar: null, cover: null });
+  signInAs();
 });
 
 const day = (date: string, views: number) => ({ date, views, watchTimeSeconds: views * 90, subscribersGained: 1, subscribersLost: 0, likes: 2, comments: 1 });

@@ -5,6 +5,7 @@ import toast from 'react-hot-toast';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { session } from '@/lib/session.ts';
 import { fakeApi, renderApp } from '@/test/render.tsx';
+import { ada, makeDashboardVideo, signInAs } from '@/test/fixtures.ts';
 import { CaptionsMenu, CaptionTracks } from '@/features/videos/player/captions-menu.tsx';
 
 beforeEach(() => {
@@ -12,28 +13,11 @@ beforeEach(() => {
   session.clear();
 });
 
-const ada = { _id: 'u-ada', userName: 'ada', fullName: 'Ada Lovelace', email: 'ada@x.io', avatar: null, coverImage: null };
-const video = {
-  _id: 'v1',
-  title: 'Cats',
-  description: 'About cats',
-  thumbnail: null,
-  duration: 10,
-  views: 5,
-  likes: 2,
-  dislikes: 0,
-  isPublished: false,
-  status: 'ready',
-  progress: 1,
-  createdAt: '2024-03-05T10:00:00.000Z',
-  updatedAt: '2024-03-05T10:00:00.000Z',
-  owner: { _id: ada._id, userName: 'ada', fullName: ada.fullName, avatar: null },
-};
+const video = makeDashboardVideo();
 const english = { lang: 'en', label: 'English', url: '/media/videos/v1/pub-x/captions/en-1.vtt' };
 
 function serve(captions: (typeof english)[]) {
-  session.setAccessToken('T');
-  session.setUser({ userId: ada._id, userName: 'ada', fullName: ada.fullName, email: ada.email, avatar: null, cover: null });
+  signInAs();
   return fakeApi((url, init) => {
     const p = url.pathname.replace('/api/v1/', '');
     if (p === 'users/me') return { data: { user: ada } };

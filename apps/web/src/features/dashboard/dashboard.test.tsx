@@ -3,11 +3,10 @@ import userEvent from '@testing-library/user-event';
 import toast, { Toaster } from 'react-hot-toast';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { formatDate, formatDateTime } from '@/lib/format.ts';
-import { makeComment } from '@/test/fixtures.ts';
+import { ada, makeComment, makeDashboardVideo, signInAs } from '@/test/fixtures.ts';
 import { session } from '@/lib/session.ts';
 import { fakeApi, renderApp, type Handler } from '@/test/render.tsx';
 import { editForm, type DashboardVideo } from './api/dashboard-api.ts';
-
 import { UploadProgressDialog } from './components/upload-progress-dialog.tsx';
 import { ViewsChart, viewsByUploadDay } from './components/views-chart.tsx';
 
@@ -16,29 +15,8 @@ beforeEach(() => {
   session.clear();
 });
 
-const ada = { _id: 'u-ada', userName: 'ada', fullName: 'Ada Lovelace', email: 'ada@x.io', avatar: null, coverImage: null };
-const owner = { _id: ada._id, userName: 'ada', fullName: ada.fullName, avatar: null };
-const video = (over: Partial<DashboardVideo>): DashboardVideo => ({
-  _id: 'v1',
-  title: 'Cats',
-  description: 'About cats',
-  thumbnail: null,
-  duration: 10,
-  views: 5,
-  likes: 2,
-  dislikes: 0,
-  isPublished: false,
-  status: 'ready',
-  progress: 1,
-  createdAt: '2024-03-05T10:00:00.000Z',
-  updatedAt: '2024-03-05T10:00:00.000Z',
-  owner,
-  ...over,
-});
-
 function serve(videos: DashboardVideo[], over: Handler = () => undefined) {
-  session.setAccessToken('T');
-  session.setUser({ userId: ada._id, userName: 'ada', fullName: ada.fullName, email: ada.email, avatar: null, cover: null });
+  signInAs();
   return fakeApi((url, init) => {
     const answer = over(url, init);
     if (answer) return answer;
@@ -69,9 +47,9 @@ describe('edit sends only what changed (spec §5)', () => {
 describe('dashboard', () => {
   it('shows the stat cards, the table with yyyy-MM-dd dates and processing states', async () => {
     serve([
-      video({}),
-      video({ _id: 'v2', title: 'Dogs', status: 'processing', progress: 0.4 }),
-      video({ _id: 'v3', title: 'Birds', status: 'failed', failureReason: 'bad' }),
+      makeDashboardVideo({}),
+      makeDashboardVideo({ _id: 'v2', title: 'Dogs', status: 'processing', progress: 0.4 }),
+      makeDashboardVideo({ _id: 'v3', title: 'Birds', status: 'failed', failureReason: 'bad' }),
     ]);
     renderApp('/user/@ada/dashboard');
     const stats = await screen.findByRole('list', { name: 'Channel stats' });
@@ -90,7 +68,7 @@ describe('dashboard', () => {
     vi.spyOn(window, 'matchMedia').mockImplementation(
       (query) => ({ matches: query === '(max-width: 1023.98px)', media: query, addEventListener() {}, removeEventListener() {} }) as unknown as MediaQueryList,
     );
-    serve([video({}), video({ _id: 'v2', title: 'Dogs', status: 'processing', progress: 0.4, isPublished: true })]);
+    serve([makeDashboardVideo({}), makeDashboardVideo({ _id: 'v2', title: 'Dogs', status: 'processing', progress: 0.4, isPublished: true })]);
     renderApp('/user/@ada/dashboard');
     const list = await screen.findByRole('list', { name: 'Your videos' });
     expect(screen.queryByRole('table')).not.toBeInTheDocument();
@@ -111,7 +89,7 @@ describe('dashboard', () => {
       if (url.pathname !== '/api/v1/dashboard/channel-videos') return undefined;
       answers += 1;
       const done = answers > 1;
-      return { data: { videos: [video({ title: 'Owls', progress: done ? 1 : 0.3, renditions: renditions(done ? 3 : 1) })], hasNextPage: false, nextCursor: null } };
+      return { data: { videos: [makeDashboardVideo({ title: 'Owls', progress: done ? 1 : 0.3, renditions: renditions(done ? 3 : 1) })], hasNextPage: false, nextCursor: null } };
     });
     renderApp('/user/@ada/dashboard');
     const qualities = await screen.findByRole('list', { name: 'Qualities of Owls' });
@@ -127,7 +105,7 @@ describe('dashboard', () => {
   });
 
   it('flips publication with the toggle', async () => {
-    const calls = serve([video({})], (url) => (url.pathname === '/api/v1/videos/v1/publish' ? { data: { video: { ...video({}), isPublished: true } }, message: 'Video published successfully' } : undefined));
+    const calls = serve([makeDashboardVideo({})], (url) => (url.pathname === '/api/v1/videos/v1/publish' ? { data: { video: { ...makeDashboardVideo({}), isPublished: true } }, message: 'Video published successfully' } : undefined));
     renderApp('/user/@ada/dashboard');
     const toggle = await screen.findByRole('switch', { name: 'Publish Cats' });
     expect(toggle).toHaveAttribute('aria-checked', 'false');
@@ -137,7 +115,7 @@ describe('dashboard', () => {
   });
 
   it('edits: nothing sent when unchanged, then only the changed title', async () => {
-    const calls = serve([video({})], (url, init) => (url.pathname === '/api/v1/videos/v1' && init.method === 'PATCH' ? { data: { video: video({}) } } : undefined));
+    const calls = serve([makeDashboardVideo({})], (url, init) => (url.pathname === '/api/v1/videos/v1' && init.method === 'PATCH' ? { data: { video: makeDashboardVideo({}) } } : undefined));
     renderApp('/user/@ada/dashboard');
     await userEvent.click(await screen.findByRole('button', { name: 'Edit Cats' }));
     let dialog = screen.getByRole('dialog', { name: 'Edit video' });
@@ -156,7 +134,7 @@ describe('dashboard', () => {
   });
 
   it('deletes a video after confirmation', async () => {
-    const calls = serve([video({})], (url, init) => (url.pathname === '/api/v1/videos/v1' && init.method === 'DELETE' ? { data: {}, message: 'Video deleted successfully' } : undefined));
+    const calls = serve([makeDashboardVideo({})], (url, init) => (url.pathname === '/api/v1/videos/v1' && init.method === 'DELETE' ? { data: {}, message: 'Video deleted successfully' } : undefined));
     renderApp('/user/@ada/dashboard');
     await userEvent.click(await screen.findByRole('button', { name: 'Delete Cats' }));
     await userEvent.click(within(screen.getByRole('dialog', { name: 'Delete video' })).getByRole('button', { name: 'Delete' }));
@@ -254,7 +232,7 @@ describe('creator moderation in the dashboard', () => {
 
   it('lists held comments with Approve and Delete; the list empties once reviewed', async () => {
     let held = [heldComment];
-    const calls = serve([video({})], (url, init) => {
+    const calls = serve([makeDashboardVideo({})], (url, init) => {
       if (url.pathname === '/api/v1/comments/held') return { data: { comments: held, page: 1, limit: 10, hasNextPage: false, nextCursor: null } };
       if (url.pathname === '/api/v1/comments/c1/approve' && init.method === 'POST') {
         held = [];
@@ -272,7 +250,7 @@ describe('creator moderation in the dashboard', () => {
   });
 
   it('turns comments off in the edit dialog: only that field is sent', async () => {
-    const calls = serve([video({ commentsEnabled: true })], (url, init) => (url.pathname === '/api/v1/videos/v1' && init.method === 'PATCH' ? { data: { video: video({}) } } : undefined));
+    const calls = serve([makeDashboardVideo({ commentsEnabled: true })], (url, init) => (url.pathname === '/api/v1/videos/v1' && init.method === 'PATCH' ? { data: { video: makeDashboardVideo({}) } } : undefined));
     renderApp('/user/@ada/dashboard');
     await userEvent.click(await screen.findByRole('button', { name: 'Edit Cats' }));
     const dialog = screen.getByRole('dialog', { name: 'Edit video' });
@@ -329,10 +307,10 @@ describe('privacy (issue #13 item 1) and downloads (item 5)', () => {
 
   it('shows each video\'s privacy in the table, and the scheduled time', async () => {
     serve([
-      video({ isPublished: true, privacy: 'public' }),
-      video({ _id: 'v2', title: 'Dogs', privacy: 'unlisted' }),
-      video({ _id: 'v3', title: 'Birds', privacy: 'private' }),
-      video({ _id: 'v4', title: 'Fish', privacy: 'private', publishAt: '2030-01-02T03:04:00.000Z' }),
+      makeDashboardVideo({ isPublished: true, privacy: 'public' }),
+      makeDashboardVideo({ _id: 'v2', title: 'Dogs', privacy: 'unlisted' }),
+      makeDashboardVideo({ _id: 'v3', title: 'Birds', privacy: 'private' }),
+      makeDashboardVideo({ _id: 'v4', title: 'Fish', privacy: 'private', publishAt: '2030-01-02T03:04:00.000Z' }),
     ]);
     renderApp('/user/@ada/dashboard');
     const table = await screen.findByRole('table', { name: 'Your videos' });
@@ -342,7 +320,7 @@ describe('privacy (issue #13 item 1) and downloads (item 5)', () => {
   });
 
   it('makes a video unlisted and allows downloads from the edit dialog: only those fields are sent', async () => {
-    const calls = serve([video({ privacy: 'private' })], (url, init) => (url.pathname === '/api/v1/videos/v1' && init.method === 'PATCH' ? { data: { video: video({}) } } : undefined));
+    const calls = serve([makeDashboardVideo({ privacy: 'private' })], (url, init) => (url.pathname === '/api/v1/videos/v1' && init.method === 'PATCH' ? { data: { video: makeDashboardVideo({}) } } : undefined));
     renderApp('/user/@ada/dashboard');
     await userEvent.click(await screen.findByRole('button', { name: 'Edit Cats' }));
     const dialog = screen.getByRole('dialog', { name: 'Edit video' });
@@ -358,7 +336,7 @@ describe('privacy (issue #13 item 1) and downloads (item 5)', () => {
   });
 
   it('schedules a publication: a time is required, then sent as an ISO time', async () => {
-    const calls = serve([video({ privacy: 'private' })], (url, init) => (url.pathname === '/api/v1/videos/v1' && init.method === 'PATCH' ? { data: { video: video({}) } } : undefined));
+    const calls = serve([makeDashboardVideo({ privacy: 'private' })], (url, init) => (url.pathname === '/api/v1/videos/v1' && init.method === 'PATCH' ? { data: { video: makeDashboardVideo({}) } } : undefined));
     renderApp('/user/@ada/dashboard');
     await userEvent.click(await screen.findByRole('button', { name: 'Edit Cats' }));
     const dialog = screen.getByRole('dialog', { name: 'Edit video' });

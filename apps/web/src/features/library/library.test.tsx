@@ -4,6 +4,7 @@ import toast from 'react-hot-toast';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { session } from '@/lib/session.ts';
 import { fakeApi, renderApp, type Handler } from '@/test/render.tsx';
+import { ada, signInAs } from '@/test/fixtures.ts';
 
 // Toasts and the session live in module stores: start every test without old ones.
 beforeEach(() => {
@@ -11,15 +12,13 @@ beforeEach(() => {
   session.clear();
 });
 
-const ada = { _id: 'u-ada', userName: 'ada', fullName: 'Ada Lovelace', email: 'ada@x.io', avatar: null, coverImage: null };
 const page = (key: string, items: unknown[]) => ({ data: { [key]: items, page: 1, limit: 10, hasNextPage: false, nextCursor: null } });
 const video = { _id: 'v1', title: 'Cats', description: '', thumbnail: null, duration: 65, views: 3, isPublished: true, createdAt: '2024-01-01T00:00:00Z', updatedAt: '2024-01-01T00:00:00Z', owner: { _id: 'u-bob', userName: 'bob', fullName: 'Bob Stone', avatar: null } };
 const playlist = (id: string, name: string) => ({ _id: id, name, description: '', noOfVideos: 1, videoId: 'v1', thumbnail: null, owner: { userName: 'ada', fullName: 'Ada' }, createdAt: '2024-01-01T00:00:00Z', updatedAt: '2024-01-01T00:00:00Z', videoStatus: false });
 
 function serve(loggedIn: boolean, over: Handler) {
   if (loggedIn) {
-    session.setAccessToken('T');
-    session.setUser({ userId: ada._id, userName: 'ada', fullName: ada.fullName, email: ada.email, avatar: null, cover: null });
+    signInAs();
   }
   return fakeApi((url, init) => over(url, init) ?? (url.pathname === '/api/v1/users/me' ? (loggedIn ? { data: { user: ada } } : { status: 401, message: 'Please login' }) : undefined));
 }

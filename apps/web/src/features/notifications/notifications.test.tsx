@@ -6,13 +6,13 @@ import toast from 'react-hot-toast';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { session } from '@/lib/session.ts';
 import { fakeApi, renderApp, type Handler } from '@/test/render.tsx';
+import { ada, signInAs } from '@/test/fixtures.ts';
 
 beforeEach(() => {
   toast.remove();
   session.clear();
 });
 
-const ada = { _id: 'u-ada', userName: 'ada', fullName: 'Ada Lovelace', email: 'ada@x.io', avatar: null, coverImage: null };
 const bob = { _id: 'u-bob', userName: 'bob', fullName: 'Bob Stone', avatar: null };
 const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000).toISOString();
 
@@ -42,8 +42,7 @@ function sseBody(signal: AbortSignal | null | undefined) {
  * writes to it) is faked here since fakeApi answers JSON only.
  */
 function serve(handler: Handler) {
-  session.setAccessToken('T');
-  session.setUser({ userId: ada._id, userName: 'ada', fullName: ada.fullName, email: ada.email, avatar: null, cover: null });
+  signInAs();
   const calls = fakeApi((url, init) => handler(url, init) ?? (url.pathname === '/api/v1/users/me' ? { data: { user: ada } } : undefined));
   const json = globalThis.fetch;
   const streams: { send: (text: string) => void; signal: AbortSignal | null | undefined; headers: HeadersInit | undefined }[] = [];

@@ -4,20 +4,19 @@ import toast from 'react-hot-toast';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { session } from '@/lib/session.ts';
 import { fakeApi, renderApp } from '@/test/render.tsx';
+import { ada, signInAs } from '@/test/fixtures.ts';
 
 beforeEach(() => {
   toast.remove();
   session.clear();
 });
 
-const ada = { _id: 'u-ada', userName: 'ada', fullName: 'Ada Lovelace', email: 'ada@x.io', avatar: null, coverImage: null };
 const channel = { ...ada, subscriberCount: 0, subscribers: 0, totalSubscribers: 0, videoCount: 0, isSubscribed: false };
 
 describe('/user/@ada/blocked-users', () => {
   it('lists the blocked users with Unblock, then shows the empty state', async () => {
     let blocks = [{ user: { _id: 'u-bob', userName: 'bob', fullName: 'Bob', avatar: null }, blockedAt: '2024-01-01T00:00:00.000Z' }];
-    session.setAccessToken('T');
-    session.setUser({ userId: ada._id, userName: 'ada', fullName: ada.fullName, email: ada.email, avatar: null, cover: null });
+    signInAs();
     const calls = fakeApi((url, init) => {
       const p = url.pathname.replace('/api/v1/', '');
       if (p === 'users/me') return { data: { user: ada } };

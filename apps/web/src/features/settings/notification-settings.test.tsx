@@ -5,6 +5,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { defaultEmailModes } from '@glimpse/contract';
 import { session } from '@/lib/session.ts';
 import { fakeApi, renderApp } from '@/test/render.tsx';
+import { signInAs } from '@/test/fixtures.ts';
 
 beforeEach(() => {
   toast.remove();
@@ -17,8 +18,7 @@ const channel = { ...ada, subscriberCount: 0, subscribers: 0, totalSubscribers: 
 describe('/user/@ada/notifications', () => {
   it('shows one radio group per mailable type and saves a change with a toast', async () => {
     let settings: Record<string, string> = { ...defaultEmailModes };
-    session.setAccessToken('T');
-    session.setUser({ userId: ada._id, userName: 'ada', fullName: ada.fullName, email: ada.email, avatar: null, cover: null });
+    signInAs(ada);
     const calls = fakeApi((url, init) => {
       const p = url.pathname.replace('/api/v1/', '');
       if (p === 'users/me') return { data: { user: ada } };

@@ -4,13 +4,13 @@ import toast from 'react-hot-toast';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { session } from '@/lib/session.ts';
 import { fakeApi, renderApp } from '@/test/render.tsx';
+import { ada, signInAs } from '@/test/fixtures.ts';
 
 beforeEach(() => {
   toast.remove();
   session.clear();
 });
 
-const ada = { _id: 'u-ada', userName: 'ada', fullName: 'Ada Lovelace', email: 'ada@x.io', avatar: null, coverImage: null };
 const channel = { ...ada, subscriberCount: 0, subscribers: 0, totalSubscribers: 0, videoCount: 0, isSubscribed: false };
 const feedUrl = (token: string) => `https://glimpse.example/api/v1/feeds/subscriptions/${token}`;
 
@@ -18,8 +18,7 @@ const feedUrl = (token: string) => `https://glimpse.example/api/v1/feeds/subscri
 function serve(initial: { exists: boolean; createdAt: string | null }) {
   let status = initial;
   let made = 0;
-  session.setAccessToken('T');
-  session.setUser({ userId: ada._id, userName: 'ada', fullName: ada.fullName, email: ada.email, avatar: null, cover: null });
+  signInAs();
   return fakeApi((url, init) => {
     const p = url.pathname.replace('/api/v1/', '');
     if (p === 'users/me') return { data: { user: ada } };

@@ -20,10 +20,11 @@ export default function VideoAnalyticsRoute() {
   const [tz] = useState(browserTimeZone);
   const query = useVideoAnalytics(videoId, { range, tz });
   const title = query.data?.title;
-  useDocumentTitle(title ? t('analytics.videoTitleOf', { title }) : t('analytics.videoTitle'));
+  const heading = title ? t('analytics.videoTitleOf', { title }) : t('analytics.videoTitle');
+  useDocumentTitle(heading);
   return (
     <AnalyticsFrame
-      title={title ? t('analytics.videoTitleOf', { title }) : t('analytics.videoTitle')}
+      title={heading}
       back={{ to: paths.user.analytics.getHref(user?.userName ?? ''), label: t('analytics.channelTitle') }}
       range={range}
       onRange={setRange}
