@@ -1,10 +1,13 @@
 /**
  * Upload: a 500 MB file sent in 3 MB chunks over loopback through POST /api/v1/videos (the
  * spec's resumable protocol, IN_FLIGHT chunks at a time like the web client) vs a raw local disk
- * write of the same bytes in the same 3 MB pieces, in one run. Chunk ingestion (every chunk but
- * the last) and the last chunk (assembly + mp4 box check + ffprobe + store + rows) are timed apart.
+ * write of the same bytes in the same 3 MB pieces, and vs the same chunks posted to a bare
+ * node:http + multipart-parser server (bare-upload-server.ts: what this machine's Node and loopback
+ * reach at all), in one run. Chunk ingestion (every chunk but the last) and the last chunk
+ * (assembly + mp4 box check + ffprobe + store + rows) are timed apart.
  * Usage: npm run bench -- upload [--mb 500]
  */
+import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { createServer } from 'node:net';
@@ -48,7 +51,7 @@ async function makeSource(): Promise<Buffer> {
 }
 
 /** One chunk as multipart/form-data, body written in three pieces (no 3 MB copy). */
-function postChunk(token: string, q: string, chunk: Buffer, fields: Record<string, string>): Promise<{ status: number; body: string }> {
+function postChunk(port: number, token: string, q: string, chunk: Buffer, fields: Record<string, string>): Promise<{ status: number; body: string }> {
   const boundary = `----bench${newId().replace(/-/g, '')}`;
   const fieldParts = Object.entries(fields).map(([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`).join('');
   const head = Buffer.from(`${fieldParts}--${boundary}\r\nContent-Disposition: form-data; name="video"; filename="video.mp4"\r\nContent-Type: video/mp4\r\n\r\n`);
@@ -106,7 +109,37 @@ function freePort(): Promise<number> {
   });
 }
 
+/** Sends chunks first..last-1 with IN_FLIGHT in flight (the order the web client uses); seconds taken. */
+async function sendChunks(port: number, q: (i: number) => string, count: number): Promise<number> {
+  const t0 = performance.now();
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: IN_FLIGHT }, async () => {
+      for (let i = next++; i < count; i = next++) {
+        const r = await postChunk(port, token, q(i), chunkAt(i), {});
+        if (r.status !== 200) throw new Error(`chunk ${i}: ${r.status} ${r.body}`);
+      }
+    }),
+  );
+  return (performance.now() - t0) / 1000;
+}
+
+/** The bare server's ingestion of the same chunks (its files removed after). */
+async function bareRun(): Promise<number> {
+  const bareDir = path.join(dataDir, 'bare');
+  const bare = spawn(process.execPath, ['--import', 'tsx', 'bench/bare-upload-server.ts', String(barePort), bareDir], { stdio: ['ignore', 'ignore', 'inherit'] });
+  try {
+    await waitFor(`http://127.0.0.1:${barePort}/`);
+    await sendChunks(barePort, (i) => `warm=${i}`, 3);
+    return await sendChunks(barePort, (i) => `chunk=${i}`, total - 1);
+  } finally {
+    await stop(bare);
+    rmSync(bareDir, { recursive: true, force: true });
+  }
+}
+
 const port = await freePort();
+const barePort = await freePort();
 rmSync(root, { recursive: true, force: true });
 mkdirSync(dataDir, { recursive: true });
 const source = await makeSource();
@@ -118,37 +151,29 @@ const userId = newId();
 const userName = `bench${Date.now()}`;
 await database.db.insert(users).values({ id: userId, userName, fullName: 'Bench Uploader', email: `${userName}@bench.local`, passwordHash: 'x', emailVerifiedAt: new Date() });
 const token = await new AccessTokens(JWT_SECRET, 3600).sign({ id: userId, userName });
+const total = Math.ceil(source.length / CHUNK_BYTES);
+const chunkAt = (i: number) => source.subarray(i * CHUNK_BYTES, Math.min(source.length, (i + 1) * CHUNK_BYTES));
+const bareBefore = await bareRun();
 const server = startGlimpse(port, { DATABASE_URL: url, DATA_DIR: dataDir, JWT_SECRET });
 try {
   await waitFor(`http://127.0.0.1:${port}/api/v1/health`);
-  const total = Math.ceil(source.length / CHUNK_BYTES);
-  const chunkAt = (i: number) => source.subarray(i * CHUNK_BYTES, Math.min(source.length, (i + 1) * CHUNK_BYTES));
 
   // Warm-up upload of a few chunks (JIT, connection), left unfinished.
-  for (let i = 0; i < 3; i++) await postChunk(token, `uniqueId=warm&chunkNumber=${i}&totalChunks=${total}`, chunkAt(i), {});
+  for (let i = 0; i < 3; i++) await postChunk(port, token, `uniqueId=warm&chunkNumber=${i}&totalChunks=${total}`, chunkAt(i), {});
 
   // Raw writes vary a lot on a shared machine: the best of three of each kind is the disk's speed.
   const best = async (durable: boolean) => Math.min(...[await rawWrite(source, durable), await rawWrite(source, durable), await rawWrite(source, durable)]);
   const raw1 = await best(false);
   const synced = await best(true);
   const uniqueId = `bench-${Date.now()}`;
-  const t0 = performance.now();
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: IN_FLIGHT }, async () => {
-      for (let i = next++; i < total - 1; i = next++) {
-        const r = await postChunk(token, `uniqueId=${uniqueId}&chunkNumber=${i}&totalChunks=${total}`, chunkAt(i), {});
-        if (r.status !== 200) throw new Error(`chunk ${i}: ${r.status} ${r.body}`);
-      }
-    }),
-  );
-  const ingest = (performance.now() - t0) / 1000;
+  const ingest = await sendChunks(port, (i) => `uniqueId=${uniqueId}&chunkNumber=${i}&totalChunks=${total}`, total - 1);
   const t1 = performance.now();
-  const last = await postChunk(token, `uniqueId=${uniqueId}&chunkNumber=${total - 1}&totalChunks=${total}`, chunkAt(total - 1), { isLastChunk: 'true', title: 'Bench upload' });
+  const last = await postChunk(port, token, `uniqueId=${uniqueId}&chunkNumber=${total - 1}&totalChunks=${total}`, chunkAt(total - 1), { isLastChunk: 'true', title: 'Bench upload' });
   const finish = (performance.now() - t1) / 1000;
   if (last.status !== 201) throw new Error(`last chunk: ${last.status} ${last.body}`);
   const raw2 = await best(false);
   const raw = Math.min(raw1, raw2);
+  const bareRate = (source.length - chunkAt(total - 1).length) / Math.min(bareBefore, await bareRun());
 
   const ingestBytes = source.length - chunkAt(total - 1).length;
   const ingestRate = ingestBytes / ingest;
@@ -162,10 +187,13 @@ try {
     `| Glimpse: ${total - 1} chunks (multipart part streamed into the storage's uploads/ prefix, one SQL statement each) | ${fmt(ingest)} s | ${mb(ingestRate)} |`,
     `| Glimpse: last chunk (assemble ${fmt(source.length / 1024 / 1024, 0)} MB from the storage, box check, ffprobe, copy into storage, rows, job) | ${fmt(finish)} s | ${mb(source.length / finish)} of the whole file |`,
     `| Glimpse: whole upload, end to end | ${fmt(ingest + finish)} s | ${mb(source.length / (ingest + finish))} |`,
+    `| bare node:http + the same multipart parser, part streamed into a file (bench/bare-upload-server.ts; best of one run before and one after Glimpse's) | ${fmt(ingestBytes / bareRate)} s | ${mb(bareRate)} |`,
     `| raw write of the same bytes (page cache, no fsync) | ${fmt(raw)} s | ${mb(rawRate)} |`,
     `| raw write of the same bytes, fsync'd (the disk) | ${fmt(synced)} s | ${mb(syncedRate)} |`,
     '',
     `- chunk ingestion / raw fsync'd disk write = **${fmt(ratio(ingestRate, syncedRate))}** (goal >= 0.5)`,
+    `- the bare server / raw fsync'd disk write = **${fmt(ratio(bareRate, syncedRate))}** (what HTTP over loopback, the parser and the file writes reach here with no application at all)`,
+    `- chunk ingestion / the bare server = **${fmt(ratio(ingestRate, bareRate))}** (what Glimpse's auth, checks, SQL and storage cost)`,
     `- chunk ingestion / raw page-cache write = **${fmt(ratio(ingestRate, rawRate))}** (memory bandwidth: no HTTP path comes near it)`,
     `- whole upload including assembly / raw fsync'd disk write = **${fmt(ratio(source.length / (ingest + finish), syncedRate))}**`,
   ]);

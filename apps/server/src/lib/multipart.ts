@@ -55,8 +55,11 @@ export async function readMultipart(
 ): Promise<MultipartResult> {
   if (!request.isMultipart()) throw badRequest('Expected a multipart/form-data body');
   const dir = path.join(tmpRoot, `mp-${newId()}`);
-  await mkdir(dir, { recursive: true });
-  const cleanup = () => rm(dir, { recursive: true, force: true });
+  // Made with the first file that needs it: an upload chunk goes to its sink and needs none.
+  let made = false;
+  const cleanup = async () => {
+    if (made) await rm(dir, { recursive: true, force: true });
+  };
   const fields: Record<string, string> = {};
   const files: Record<string, ReceivedFile> = {};
   const maxBytes = Math.max(1, ...Object.values(rules).map((r) => r.limitMb * MB)) + 1;
@@ -89,7 +92,11 @@ export async function readMultipart(
         });
         await Promise.all([pipeline(part.file, counter), sunk]);
       }
-      else await pipeline(part.file, counter, createWriteStream(dest));
+      else {
+        if (!made) await mkdir(dir, { recursive: true });
+        made = true;
+        await pipeline(part.file, counter, createWriteStream(dest));
+      }
       if (part.file.truncated) throw tooLarge(rule.limitMb);
       files[part.fieldname] = { field: part.fieldname, path: dest, size, filename: part.filename, mimetype: part.mimetype };
     }

@@ -1,5 +1,5 @@
-import { createReadStream, createWriteStream } from 'node:fs';
-import { copyFile, mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { copyFile, mkdir, open, readdir, rename, rm, stat, writeFile, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -10,6 +10,17 @@ import { assertSafeKey, type ReadRequest, type Storage, type StoredAnswer } from
 const READ_CHUNK = 1024 * 1024;
 /** Bytes a write stream buffers before it pushes back on its source (an upload chunk is 3 MB at most). */
 const WRITE_BUFFER = 4 * 1024 * 1024;
+
+/** A new file, its folder made only when missing (every upload chunk is a file in an existing folder). */
+async function openForWrite(dest: string): Promise<FileHandle> {
+  try {
+    return await open(dest, 'w');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    await mkdir(path.dirname(dest), { recursive: true });
+    return open(dest, 'w');
+  }
+}
 
 /** Files under one root folder; the app serves them at `/media/...` after its checks (ADR 011). */
 export class LocalStorage implements Storage {
@@ -38,11 +49,10 @@ export class LocalStorage implements Storage {
   }
 
   async putStream(key: string, body: Readable): Promise<void> {
-    const dest = this.pathOf(key);
-    await mkdir(path.dirname(dest), { recursive: true });
+    const file = await openForWrite(this.pathOf(key));
     // A large buffer: with the default 16 KB, each 64 KB socket read waited for its own disk write
     // before the next was read (upload chunks stream straight in here, ADR 018).
-    await pipeline(body, createWriteStream(dest, { highWaterMark: WRITE_BUFFER }));
+    await pipeline(body, file.createWriteStream({ highWaterMark: WRITE_BUFFER }));
   }
 
   async getStream(key: string): Promise<Readable> {
