@@ -1,8 +1,9 @@
-import { StrictMode } from 'react';
+import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app.tsx';
 import { seedFirstScreen } from './app/first-data.ts';
 import { createAppRouter } from './app/router.tsx';
+import { shellImagesShown } from './app/shell-image.ts';
 import './index.css';
 import { restoreSession } from './features/auth/api/auth-api.ts';
 import { createQueryClient } from './lib/query-client.ts';
@@ -21,7 +22,7 @@ restoreSession();
  * content (ADR 017): the route's lazy module is loaded and the cache holds the embedded answers.
  * Rendering earlier would blank the page while the route's chunk loads. A chosen language other than
  * English loads its catalogue first, so the page never shows in English before switching (a failed
- * load stays in English).
+ * load stays in English). The shell's main image is painted first (shell-image.ts).
  */
 async function start() {
   const queryClient = createQueryClient();
@@ -39,16 +40,22 @@ async function start() {
     routed,
     hasFirstData ? seedFirstScreen(queryClient, window.location) : undefined,
     initLocale().catch((err: unknown) => console.warn('Loading the language failed', err)),
+    shellImagesShown(),
   ]);
   // Answers left unused by the first screen must not stand in for a later page's requests.
   const leave = router.subscribe(() => {
     leave();
     dropFirstData();
   });
-  createRoot(document.getElementById('root')!).render(
-    <StrictMode>
-      <App router={router} queryClient={queryClient} />
-    </StrictMode>,
+  // As a transition: React renders the first screen in slices of a few milliseconds instead of one
+  // long task, so a phone's main thread stays free for input while the shell is on screen.
+  const root = createRoot(document.getElementById('root')!);
+  startTransition(() =>
+    root.render(
+      <StrictMode>
+        <App router={router} queryClient={queryClient} />
+      </StrictMode>,
+    ),
   );
 }
 

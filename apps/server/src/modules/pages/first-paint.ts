@@ -16,8 +16,6 @@ const ROUTE_MODULES: Record<FirstPage, string> = {
   search: 'src/features/search/routes/search.tsx',
   watch: 'src/app/routes/watch.tsx',
 };
-/** Chunks the watch page loads right after its module when the video plays (the HLS player), fetched early too. */
-const WATCH_EXTRA = /[\\/]hls\.js[\\/]/;
 
 interface ManifestChunk {
   file: string;
@@ -69,12 +67,11 @@ export class BuildAssets {
   }
 
   /** `<link rel="modulepreload">` for the route's chunks that index.html does not already load. */
-  async preloads(page: FirstPage, playable: boolean): Promise<string[]> {
+  async preloads(page: FirstPage): Promise<string[]> {
     const { manifest } = await this.load();
     if (!manifest[ROUTE_MODULES[page]]) return [];
     const shell = closure(manifest, 'index.html');
     const keys = [...closure(manifest, ROUTE_MODULES[page])];
-    if (playable) for (const key of Object.keys(manifest)) if (WATCH_EXTRA.test(key)) keys.push(...closure(manifest, key));
     const files = new Set(keys.filter((k) => !shell.has(k)).map((k) => manifest[k]!.file).filter((f) => f.endsWith('.js')));
     return [...files].map((f) => `<link rel="modulepreload" crossorigin href="/${escapeHtml(f)}" />`);
   }
@@ -85,7 +82,9 @@ export class BuildAssets {
     let out = html;
     for (const [file, text] of css) {
       const link = new RegExp(`<link rel="stylesheet"[^>]*href="/${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"[^>]*>`);
-      out = out.replace(link, () => `<style>${text.replace(/<\/style/gi, '<\\/style')}</style>`);
+      // The disabled link is never fetched; it tells Vite's loader of lazy chunks that the sheet is
+      // on the page already (it would otherwise fetch it again and hold the route's render until it came).
+      out = out.replace(link, () => `<style>${text.replace(/<\/style/gi, '<\\/style')}</style><link rel="stylesheet" href="/${file}" disabled />`);
     }
     return out;
   }
@@ -116,7 +115,9 @@ export async function firstAnswers(app: FastifyInstance, requests: string[]): Pr
 }
 
 export interface FirstPaint {
-  /** Tags for the head: preloads of the route's chunks and of the first image, the shell's styles. */
+  /** Tags for the head before its scripts: the preload of the first image (the page's largest paint). */
+  early: string[];
+  /** Tags for the head: preloads of the route's chunks, the shell's styles. */
   head: string[];
   /** The static shell, inside #root (the app's first render replaces it). */
   root: string;
@@ -163,7 +164,8 @@ export async function firstPaint(
   if (!first) return null;
   const data = await firstAnswers(app, first.requests);
   const video = first.page === 'watch' ? (data.answers[first.requests[0]!] as { video?: WatchVideo } | undefined)?.video : undefined;
-  const head = await assets.preloads(first.page, Boolean(video?.videoFile?.url && video.status === 'ready'));
+  // Not hls.js: browsers that play HLS themselves (phones, Safari, Chromium) never load it (playback-engine.ts).
+  const head = await assets.preloads(first.page);
   let main = '';
   let lcp: string | null = null;
   if (first.page === 'watch') {
@@ -178,11 +180,12 @@ export async function firstPaint(
     const heading = first.page === 'home' ? '<h1 class="fp-meta" style="position:absolute;left:-9999px">Trending videos</h1>' : query ? `<h1 class="fp-meta">Results for ${e(query)}</h1>` : '';
     main = `${heading}${cards.length ? `<ul class="fp-grid">${cards.map(cardMarkup).join('')}</ul>` : ''}`;
   }
-  if (lcp) head.push(`<link rel="preload" as="image" href="${e(lcp)}" fetchpriority="high" />`);
+  // Before the module preloads: on a slow link the image otherwise queues behind 20-30 scripts.
+  const early = lcp ? [`<link rel="preload" as="image" href="${e(lcp)}" fetchpriority="high" />`] : [];
   head.push(`<style>${SHELL_CSS}</style>`);
   const query = first.page === 'search' ? e(url.search.get('searchText') ?? '') : '';
   const bar = `<header class="fp-bar"><a class="fp-logo" href="/">${e(site)}</a><form action="/search" role="search"><input type="search" name="searchText" value="${query}" aria-label="Search" placeholder="Search" /></form></header>`;
   const root = `<div class="fp">${bar}<main class="fp-main">${main}</main></div>`;
   const json = `<script type="application/json" id="${FIRST_DATA_ELEMENT_ID}">${jsonForScript(data)}</script>`;
-  return { head, root, after: json };
+  return { early, head, root, after: json };
 }

@@ -37,10 +37,14 @@ export class HeadTemplate {
 
   /**
    * index.html with the page's title and tags; every value is escaped (user text). `body` (first
-   * paint, ADR 017) adds head tags, fills #root and puts markup after it; the caller escapes it.
+   * paint, ADR 017) adds head tags (`early` ones before the head's first script), fills #root and
+   * puts markup after it; the caller escapes it.
    */
-  async render(meta: PageMeta, body?: { head: string[]; root: string; after: string }): Promise<string> {
-    const { head, tail, description } = await this.load();
+  async render(meta: PageMeta, body?: { early?: string[]; head: string[]; root: string; after: string }): Promise<string> {
+    const { head: built, tail, description } = await this.load();
+    const early = body?.early ?? [];
+    const at = built.search(/<script/i);
+    const head = early.length && at >= 0 ? `${built.slice(0, at)}${early.join('\n    ')}\n    ${built.slice(at)}` : built;
     const e = escapeHtml;
     const tags = [`<title>${e(meta.title)}</title>`];
     tags.push(meta.description === undefined ? description : `<meta name="description" content="${e(meta.description)}" />`);
@@ -48,6 +52,7 @@ export class HeadTemplate {
     for (const [name, content] of meta.names ?? []) tags.push(`<meta name="${e(name)}" content="${e(content)}" />`);
     for (const a of meta.alternates ?? [])
       tags.push(`<link rel="alternate" type="${e(a.type)}" href="${e(a.href)}"${a.title ? ` title="${e(a.title)}"` : ''} />`);
+    if (at < 0) tags.push(...early);
     tags.push(...(body?.head ?? []));
     const rest = body ? tail.replace(ROOT, () => `<div id="root">${body.root}</div>\n    ${body.after}`) : tail;
     return `${head}  ${tags.filter(Boolean).join('\n    ')}\n  ${rest}`;

@@ -3,7 +3,7 @@ import clsx from 'clsx';
 import { Keyboard, Maximize, Minimize, Pause, Play, RectangleHorizontal } from 'lucide-react';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { formatDuration } from '@/lib/format.ts';
-import { playbackEngine } from '../playback-engine.ts';
+import { canTakeOver, playbackEngine, variantHeights } from '../playback-engine.ts';
 import { CaptionsToggle, toggleCaptions } from '../player/captions-toggle.tsx';
 import { CaptionsMenu, CaptionTracks } from '../player/captions-menu.tsx';
 import { ControlButton, PLAYER_SELECT } from '../player/control-button.tsx';
@@ -18,10 +18,17 @@ import { attachWatchReporter, createWatchReporter, newSessionId, type HeartbeatS
 import { parseStoryboard, type StoryboardCue } from '../storyboard.ts';
 import { t } from '@/lib/i18n/i18n.ts';
 
-interface Level {
-  index: number;
-  height: number;
+/** What the player needs of hls.js (typed here so the page loads hls.js only when it plays). */
+interface HlsHandle {
+  currentLevel: number;
+  readonly levels: readonly { height: number }[];
+  destroy: () => void;
 }
+
+/** The quality menu's value for "Auto". */
+const AUTO = -1;
+/** The level playing a height, or hls.js's own choice. */
+const levelOf = (hls: HlsHandle, height: number) => (height === AUTO ? -1 : hls.levels.findIndex((l) => l.height === height));
 
 const positionKey = (id: string) => `glimpse:position:${id}`;
 const SEEK_STEP = 10;
@@ -101,10 +108,15 @@ export function VideoPlayer({
     video.current = node;
     setEl(node);
   }, []);
-  const hlsRef = useRef<{ currentLevel: number; destroy: () => void } | null>(null);
+  const hlsRef = useRef<HlsHandle | null>(null);
   const [prefs] = useState(readPrefs);
-  const [levels, setLevels] = useState<Level[]>([]);
-  const [quality, setQuality] = useState(-1);
+  // The browser's own HLS first where it has one; hls.js once a quality is chosen by hand there.
+  const [engine, setEngine] = useState(() => playbackEngine(document.createElement('video').canPlayType('application/vnd.apple.mpegurl') !== ''));
+  /** Heights on offer, highest first. */
+  const [levels, setLevels] = useState<number[]>([]);
+  /** The chosen height, or AUTO. */
+  const [quality, setQuality] = useState(AUTO);
+  const qualityRef = useRef(AUTO);
   const [playing, setPlaying] = useState(false);
   const [muted, setMuted] = useState(startMuted ?? prefs.muted);
   const [volume, setVolume] = useState(prefs.volume);
@@ -143,13 +155,19 @@ export function VideoPlayer({
     return attachWatchReporter(el, createWatchReporter({ videoId, sessionId, source: reportSource, send: reportSend }));
   }, [el, videoId, sessionId, reportSource, reportSend]);
 
-  // Source: hls.js (MSE) or native HLS.
+  // Source: native HLS (its renditions read from the master playlist for the menu) or hls.js.
   useEffect(() => {
     const el = video.current;
     if (!el) return;
     let cancelled = false;
-    if (playbackEngine(window, el.canPlayType('application/vnd.apple.mpegurl') !== '') === 'native') {
+    if (engine === 'native') {
       el.src = src;
+      if (canTakeOver(window)) {
+        fetch(src)
+          .then((r) => (r.ok ? r.text() : ''))
+          .then((master) => !cancelled && setLevels(variantHeights(master)))
+          .catch(() => undefined);
+      }
     } else {
       // The full build: with the light one a quality chosen by hand stalled playback (ADR 017).
       void import('hls.js').then(({ default: Hls }) => {
@@ -162,7 +180,9 @@ export function VideoPlayer({
         const hls = new Hls({ capLevelToPlayerSize: true, renderTextTracksNatively: false });
         hlsRef.current = hls;
         hls.on(Hls.Events.MANIFEST_PARSED, (_e, data) => {
-          setLevels(data.levels.map((l, index) => ({ index, height: l.height })).sort((a, b) => b.height - a.height));
+          setLevels([...new Set(data.levels.map((l) => l.height))].sort((a, b) => b - a));
+          // Taking over from the native player: straight at the height the viewer chose.
+          if (qualityRef.current !== AUTO) hls.currentLevel = levelOf(hls, qualityRef.current);
         });
         hls.loadSource(src);
         hls.attachMedia(el);
@@ -175,7 +195,7 @@ export function VideoPlayer({
       hlsRef.current = null;
       el.removeAttribute('src');
     };
-  }, [el, src, revision, videoId]);
+  }, [el, src, revision, videoId, engine]);
 
   // Storyboard cues for the seek-bar previews.
   useEffect(() => {
@@ -279,9 +299,12 @@ export function VideoPlayer({
     };
   }, []);
 
-  const chooseQuality = (index: number) => {
-    setQuality(index);
-    if (hlsRef.current) hlsRef.current.currentLevel = index;
+  const chooseQuality = (height: number) => {
+    setQuality(height);
+    qualityRef.current = height;
+    if (hlsRef.current) hlsRef.current.currentLevel = levelOf(hlsRef.current, height);
+    // hls.js takes over from the point the native player reached (carried by the source's cleanup).
+    else if (height !== AUTO && engine === 'native') setEngine('hls.js');
   };
   const chapter = chapterAt(chapters, time);
 
@@ -382,10 +405,10 @@ export function VideoPlayer({
             onChange={(e) => chooseQuality(Number(e.target.value))}
             className={clsx(PLAYER_SELECT, levels.length === 0 && 'hidden')}
           >
-            <option value={-1}>{t('player.auto')}</option>
-            {levels.map((l) => (
-              <option key={l.index} value={l.index}>
-                {l.height}p
+            <option value={AUTO}>{t('player.auto')}</option>
+            {levels.map((height) => (
+              <option key={height} value={height}>
+                {height}p
               </option>
             ))}
           </select>
