@@ -1,6 +1,6 @@
 import { defineConfig } from 'vitest/config';
 
-const serverTests = ['apps/server/src/**/*.test.ts', 'packages/**/*.test.ts'];
+const serverTests = ['apps/server/src/**/*.test.ts', 'packages/**/*.test.ts', 'bench/**/*.test.ts'];
 const server = (name: string, env: Record<string, string>, include = serverTests, fileParallelism = true, exclude: string[] = []) => ({
   test: {
     name,

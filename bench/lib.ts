@@ -8,6 +8,7 @@ import { wrapPool } from '../apps/server/src/db/client.ts';
 import { migrate } from '../apps/server/src/db/migrate.ts';
 import { loadConfig } from '../apps/server/src/config.ts';
 import { MediaService } from '../apps/server/src/media/media-service.ts';
+import { figuresTable, type FigureReport } from './figures.ts';
 
 export interface LoadResult {
   label: string;
@@ -111,12 +112,34 @@ export async function engineVersion(): Promise<string> {
   return `media engine: ${s.engine}, FFmpeg ${s.version}`;
 }
 
-/** Writes bench/results/<name>.md with the figures, the command and the machine. */
-export function report(name: string, command: string, lines: string[]): void {
+/**
+ * One headline figure of a benchmark: what was measured, its value, its goal and whether the
+ * value meets it (`met` null: no goal, informational). `npm run bench` tabulates them in
+ * bench/results/README.md.
+ */
+export interface Figure {
+  figure: string;
+  value: string;
+  goal: string;
+  met: boolean | null;
+}
+
+/**
+ * Writes bench/results/<name>.md with the lines, the command and the machine, and with `figures`
+ * also bench/results/<name>.json (date, command, machine, figures) and a table of them in the .md.
+ */
+export function report(name: string, command: string, lines: string[], figures?: Figure[]): void {
   const dir = path.join(path.dirname(new URL(import.meta.url).pathname), 'results');
   mkdirSync(dir, { recursive: true });
-  const body = [`# ${name}`, '', `- date: ${new Date().toISOString()}`, `- command: \`${command}\``, `- machine: ${machine()}`, '', ...lines, ''].join('\n');
+  const date = new Date().toISOString();
+  const host = machine();
+  const table = figures?.length ? ['', '## Figures', '', ...figuresTable(figures)] : [];
+  const body = [`# ${name}`, '', `- date: ${date}`, `- command: \`${command}\``, `- machine: ${host}`, '', ...lines, ...table, ''].join('\n');
   writeFileSync(path.join(dir, `${name}.md`), body);
+  if (figures) {
+    const result: FigureReport = { name, date, command, machine: host, figures };
+    writeFileSync(path.join(dir, `${name}.json`), `${JSON.stringify(result, null, 2)}\n`);
+  }
   console.log(body);
 }
 
