@@ -19,8 +19,7 @@ export interface FigureReport {
 export const FIGURES_START = '<!-- figures:start -->';
 export const FIGURES_END = '<!-- figures:end -->';
 
-/** Reports in this order first (the README's order), any other after them by name. */
-const ORDER = ['api', 'media-serving', 'upload', 'transcode', 'search', 'search-before', 'web', 'fanout', 'analytics'];
+/** Each report's label, in the README's order (reports not named here come after them, by name). */
 const LABELS: Record<string, string> = {
   api: 'API',
   'media-serving': 'Media',
@@ -49,6 +48,7 @@ export function figuresTable(figures: Figure[]): string[] {
   return ['| figure | value | goal | met |', '|---|---|---|---|', ...figures.map((f) => `| ${cell(f.figure)} | ${cell(f.value)} | ${cell(f.goal)} | ${metText(f.met)} |`)];
 }
 
+const ORDER = Object.keys(LABELS);
 const rank = (name: string) => (ORDER.includes(name) ? ORDER.indexOf(name) : ORDER.length);
 
 /** The section between the markers: which benchmarks this run ran, then every report's figures. */

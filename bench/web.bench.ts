@@ -287,7 +287,8 @@ try {
   const frames = all.map((f) => f.frame);
   const mid = all[Math.floor(all.length / 2)]!;
   const median = mid.frame;
-  const s = (ms: number) => `${fmt(ms / 1000, 2)} s`;
+  // NaN: the step did not happen (no hls.js where the browser plays HLS itself).
+  const s = (ms: number) => (Number.isNaN(ms) ? 'not loaded' : `${fmt(ms / 1000, 2)} s`);
   lines.push(
     '',
     `Watch page, first video frame: Playwright + the same Chromium, emulated phone (412x823, touch), DevTools slow 4G (150 ms RTT, 1.6 Mbit/s down, 750 kbit/s up), 4x CPU slowdown, cold cache, autoplay allowed; a 6 s 320x180 clip uploaded and transcoded by the server's own worker; time from navigation start to the first painted frame (requestVideoFrameCallback); ${frames.length} runs.`,

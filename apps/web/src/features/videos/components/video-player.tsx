@@ -156,12 +156,15 @@ export function VideoPlayer({
   }, [el, videoId, sessionId, reportSource, reportSend]);
 
   // Source: native HLS (its renditions read from the master playlist for the menu) or hls.js.
+  // Not before the element state is set: the ref is set a render earlier, and the source
+  // (playlist requests, hls.js) would load twice on mount.
   useEffect(() => {
-    const el = video.current;
     if (!el) return;
+    const media = video.current;
+    if (!media) return;
     let cancelled = false;
     if (engine === 'native') {
-      el.src = src;
+      media.src = src;
       if (canTakeOver(window)) {
         fetch(src)
           .then((r) => (r.ok ? r.text() : ''))
@@ -173,7 +176,7 @@ export function VideoPlayer({
       void import('hls.js').then(({ default: Hls }) => {
         if (cancelled) return;
         if (!Hls.isSupported()) {
-          el.src = src;
+          media.src = src;
           return;
         }
         // Captions come as <track> elements (CaptionTracks): hls.js leaves the manifest's subtitle renditions to native players.
@@ -185,15 +188,15 @@ export function VideoPlayer({
           if (qualityRef.current !== AUTO) hls.currentLevel = levelOf(hls, qualityRef.current);
         });
         hls.loadSource(src);
-        hls.attachMedia(el);
+        hls.attachMedia(media);
       });
     }
     return () => {
       cancelled = true;
-      carry.current = { videoId, time: el.currentTime, playing: !el.paused };
+      carry.current = { videoId, time: media.currentTime, playing: !media.paused };
       hlsRef.current?.destroy();
       hlsRef.current = null;
-      el.removeAttribute('src');
+      media.removeAttribute('src');
     };
   }, [el, src, revision, videoId, engine]);
 
