@@ -1,6 +1,6 @@
-import { IntlMessageFormat } from 'intl-messageformat';
 import { useSyncExternalStore } from 'react';
 import { en, type MessageKey, type Messages } from './en.ts';
+import { compileMessage, type FormatValues } from './message-format.ts';
 
 /** The UI's languages (ADR 021). English ships in the main bundle; the others load on first use. */
 export const locales = ['en', 'fr', 'es'] as const;
@@ -18,7 +18,7 @@ const catalogues: Partial<Record<Locale, Messages>> = { en };
 let current: Locale = 'en';
 const listeners = new Set<() => void>();
 // Compiled messages per locale; plain strings (no '{') skip the parser.
-const compiled = new Map<string, IntlMessageFormat>();
+const compiled = new Map<string, (values?: FormatValues) => string>();
 
 export const isLocale = (v: unknown): v is Locale => typeof v === 'string' && (locales as readonly string[]).includes(v);
 
@@ -63,7 +63,7 @@ export function initLocale(): Promise<void> {
   return setLocale(preferredLocale(), { remember: false });
 }
 
-export type MessageValues = Record<string, string | number | Date>;
+export type MessageValues = FormatValues;
 
 /** The current locale's text for `key`, ICU placeholders filled from `values`. */
 export function t(key: MessageKey, values?: MessageValues): string {
@@ -72,10 +72,10 @@ export function t(key: MessageKey, values?: MessageValues): string {
   const id = `${current}:${key}`;
   let format = compiled.get(id);
   if (!format) {
-    format = new IntlMessageFormat(message, current);
+    format = compileMessage(message, current);
     compiled.set(id, format);
   }
-  return String(format.format(values));
+  return format(values);
 }
 
 function subscribe(listener: () => void) {
