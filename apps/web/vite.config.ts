@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
@@ -5,8 +6,15 @@ import tailwindcss from '@tailwindcss/vite';
 // Relative: the config is bundled before the workspace's TypeScript packages resolve.
 import { THEME_BOOT_SCRIPT } from '../../packages/contract/src/theme-boot.ts';
 
-/** The contract's files without zod, which the entry may import (ADR 017). */
-const ZOD_FREE_CONTRACT = /[\\/]contract[\\/]src[\\/](roles|notification-text|first-paint|renditions|theme-boot)\.ts$/;
+/**
+ * The contract's files without zod, which first loads may import (ADR 017): its subpath exports
+ * (`@glimpse/contract/chapters`…), every one checked zod-free by packages/contract/src/zod-free.test.ts.
+ */
+const contractExports: Record<string, string> = JSON.parse(readFileSync(new URL('../../packages/contract/package.json', import.meta.url), 'utf8')).exports;
+const zodFreeFiles = Object.entries(contractExports)
+  .filter(([subpath]) => subpath !== '.')
+  .map(([, file]) => file.replace(/^\.\/src\//, ''));
+const isZodFreeContract = (id: string) => zodFreeFiles.some((file) => id.replaceAll('\\', '/').endsWith(`/contract/src/${file}`));
 
 export default defineConfig({
   plugins: [
@@ -34,7 +42,7 @@ export default defineConfig({
       output: {
         codeSplitting: {
           groups: [
-            { name: 'contract-lite', test: (id) => ZOD_FREE_CONTRACT.test(id), includeDependenciesRecursively: false },
+            { name: 'contract-lite', test: isZodFreeContract, includeDependenciesRecursively: false },
             { name: 'contract', test: (id) => /[\\/](node_modules[\\/]zod|packages[\\/]contract)[\\/]/.test(id), includeDependenciesRecursively: false },
           ],
         },

@@ -1,19 +1,14 @@
 import { z } from 'zod';
 import { id } from './common.ts';
+import { HEARTBEAT_MAX_POSITIONS, trafficSources } from './heartbeat.ts';
 
 /**
  * Creator analytics (issue #15, ARCHITECTURE §11). The player reports what it played; the worker
  * rolls it into aggregates; the dashboard reads aggregates only.
  */
 
-/** Where a view came from: the page that led to the watch page (or the embed, or another site). */
-export const trafficSources = ['home', 'search', 'subscriptions', 'channel', 'playlist', 'embed', 'external', 'direct'] as const;
+export * from './heartbeat.ts';
 export const trafficSource = z.enum(trafficSources);
-export type TrafficSource = z.infer<typeof trafficSource>;
-
-/** How often the player reports while playing, and the most positions one report may carry. */
-export const HEARTBEAT_INTERVAL_S = 5;
-export const HEARTBEAT_MAX_POSITIONS = 120;
 
 /**
  * One report of a viewing session (one player on one page, `sessionId` made by the player): the

@@ -1,5 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { parseChapters, readyRenditions, type Chapter, type TrafficSource } from '@glimpse/contract';
+import { parseChapters, type Chapter } from '@glimpse/contract/chapters';
+import type { TrafficSource } from '@glimpse/contract/heartbeat';
+import { readyRenditions } from '@glimpse/contract/renditions';
 import clsx from 'clsx';
 import { useEffect, useMemo, useState } from 'react';
 import { useLocation, useNavigate, useParams, useSearchParams } from 'react-router';

@@ -1,4 +1,4 @@
-import { REPORT_TEXT_MAX, reportReasons, type ReportReason, type ReportTargetKind } from '@glimpse/contract';
+import { REPORT_TEXT_MAX, reportReasons, type ReportReason, type ReportTargetKind } from '@glimpse/contract/moderation-terms';
 import { useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
 import { ActionMenu } from '@/components/ui/action-menu.tsx';

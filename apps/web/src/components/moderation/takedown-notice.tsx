@@ -1,4 +1,5 @@
-import { REPORT_TEXT_MAX, type TakedownKind, type TakedownNotice as Notice } from '@glimpse/contract';
+import type { TakedownNotice as Notice } from '@glimpse/contract';
+import { REPORT_TEXT_MAX, type TakedownKind } from '@glimpse/contract/moderation-terms';
 import { useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
 import { Button } from '@/components/ui/button.tsx';

@@ -1,4 +1,4 @@
-import { EMBED_SIZE, embedCode, embedPath } from '@glimpse/contract';
+import { EMBED_SIZE, embedCode, embedPath } from '@glimpse/contract/embed-code';
 import { Check, Copy, Share2 } from 'lucide-react';
 import { useId, useState } from 'react';
 import { Button } from '@/components/ui/button.tsx';

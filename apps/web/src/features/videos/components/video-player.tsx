@@ -1,4 +1,6 @@
-import { chapterAt, type Chapter, type TrafficSource, type VideoCaption } from '@glimpse/contract';
+import type { VideoCaption } from '@glimpse/contract';
+import { chapterAt, type Chapter } from '@glimpse/contract/chapters';
+import type { TrafficSource } from '@glimpse/contract/heartbeat';
 import clsx from 'clsx';
 import { Keyboard, Maximize, Minimize, Pause, Play, RectangleHorizontal } from 'lucide-react';
 import { useCallback, useEffect, useRef, useState } from 'react';

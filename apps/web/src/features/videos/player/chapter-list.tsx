@@ -1,4 +1,4 @@
-import { chapterAt, type Chapter } from '@glimpse/contract';
+import { chapterAt, type Chapter } from '@glimpse/contract/chapters';
 import { useEffect, useState } from 'react';
 import { formatDuration } from '@/lib/format.ts';
 import { t } from '@/lib/i18n/i18n.ts';

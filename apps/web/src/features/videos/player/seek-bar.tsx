@@ -1,4 +1,4 @@
-import { chapterAt, type Chapter } from '@glimpse/contract';
+import { chapterAt, type Chapter } from '@glimpse/contract/chapters';
 import { useState, type PointerEvent as ReactPointerEvent } from 'react';
 import { formatDuration } from '@/lib/format.ts';
 import { cueAt, type StoryboardCue } from '../storyboard.ts';

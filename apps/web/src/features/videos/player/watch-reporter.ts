@@ -1,4 +1,5 @@
-import { HEARTBEAT_INTERVAL_S, HEARTBEAT_MAX_POSITIONS, trafficSources, type HeartbeatBody, type TrafficSource } from '@glimpse/contract';
+import type { HeartbeatBody } from '@glimpse/contract';
+import { HEARTBEAT_INTERVAL_S, HEARTBEAT_MAX_POSITIONS, trafficSources, type TrafficSource } from '@glimpse/contract/heartbeat';
 
 /**
  * What the player reports for creator analytics (ARCHITECTURE §11): the whole seconds of the video
