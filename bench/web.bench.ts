@@ -3,7 +3,7 @@
  * (mobile preset, Debian Chromium) performance and accessibility for home, search and watch,
  * against one Glimpse process serving the build with a small seeded catalogue, and the watch
  * page's first video frame on an emulated phone over slow 4G (a real uploaded, transcoded clip).
- * Usage: npm run bench -- web [--runs 1] [--port 3205]   (CHROME_PATH defaults to /usr/bin/chromium)
+ * Usage: npm run bench -- web [--runs 3] [--port 3205]   (CHROME_PATH defaults to /usr/bin/chromium)
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
@@ -20,7 +20,7 @@ import { makeClip } from '../e2e/support/media.ts';
 import { seedCatalogue } from './seed-catalogue.ts';
 import { fmt, report, startGlimpse, stop, waitFor, type Figure } from './lib.ts';
 
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '1' }, port: { type: 'string', default: '3205' } } });
+const { values } = parseArgs({ options: { runs: { type: 'string', default: '3' }, port: { type: 'string', default: '3205' } } });
 const runs = Number(values.runs);
 // Several people may run this at once on one machine: --port and BENCH_DATABASE_URL keep them apart.
 const PORT = Number(values.port);
