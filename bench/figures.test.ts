@@ -43,3 +43,18 @@ describe('figures table', () => {
     expect(() => replaceFigures('# no markers\n', 'x')).toThrow(/figures:start/);
   });
 });
+
+describe('the benchmarks', () => {
+  // npm run bench regenerates the README only when every <name>.bench.ts has a results/<name>.json.
+  it('each reports under its own file name', async () => {
+    const { readdirSync, readFileSync } = await import('node:fs');
+    const dir = new URL('.', import.meta.url);
+    const names = readdirSync(dir).filter((f) => f.endsWith('.bench.ts'));
+    const mismatched = names.filter((f) => {
+      const reported = [...readFileSync(new URL(f, dir), 'utf8').matchAll(/\breport\(\s*['`]([a-z-]+)/g)].map((m) => m[1]);
+      return !reported.includes(f.replace(/\.bench\.ts$/, ''));
+    });
+    expect(names.length).toBeGreaterThan(5);
+    expect(mismatched).toEqual([]);
+  });
+});

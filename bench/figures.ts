@@ -22,7 +22,7 @@ export const FIGURES_END = '<!-- figures:end -->';
 /** Each report's label, in the README's order (reports not named here come after them, by name). */
 const LABELS: Record<string, string> = {
   api: 'API',
-  'media-serving': 'Media',
+  media: 'Media',
   upload: 'Upload',
   transcode: 'Transcode',
   search: 'Search',

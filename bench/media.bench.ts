@@ -108,7 +108,7 @@ try {
     { figure: 'Glimpse / nginx throughput, mp4 1 MB ranges', value: `${fmt(rangeRatio)} (${mb(nRange.bytesPerSec)} vs ${mb(xRange.bytesPerSec)})`, goal: `>= ${GOAL}`, met: rangeRatio >= GOAL },
     { figure: 'API through the nginx front / direct, req/s', value: fmt(frontRatio), goal: '-', met: null },
   ];
-  report('media-serving', 'npm run bench -- media', [
+  report('media', 'npm run bench -- media', [
     `wrk, 1 thread, 32 connections, ${seconds} s each, loopback; nginx 1 worker with the documented front config (docs/nginx.conf: Glimpse checks each media request and answers X-Accel-Redirect, nginx sends the file with sendfile), Glimpse one Node process (@fastify/send, 1 MiB reads). One public video's files at their public URLs: 24 s 720p fMP4 HLS set (4 s segments, ~1.5 MB each) and a 200 MB file read in 64 rotating 1 MB ranges.`,
     '',
     '| run | req/s | throughput | p50 ms | p99 ms | errors+non2xx |',
