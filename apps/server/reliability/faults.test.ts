@@ -20,6 +20,10 @@ import { workerCrashScenario } from '../test/worker-crash.ts';
  * the API process SIGKILLed mid-upload, a worker SIGKILLed mid-transcode.
  */
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Polls `check` until it holds, failing after `ms`. */
+async function waitUntil(check: () => Promise<boolean>, ms = 5000): Promise<void> {
+  for (const end = Date.now() + ms; !(await check()); await sleep(100)) if (Date.now() > end) throw new Error('condition not met in time');
+}
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
 let tmp: string;
@@ -124,6 +128,35 @@ describe('PostgreSQL drops every connection, then comes back', () => {
         .catch((err: unknown) => err);
       expect(isDatabaseUnavailable(failed)).toBe(true);
       expect(await queryRows(database.db, sql`SELECT 1 AS ok`)).toEqual([{ ok: 1 }]);
+    } finally {
+      await database.close();
+    }
+  });
+
+  it('LISTEN: a killed listening connection is replaced and hears again; one killed after the listener stopped is given back once', async () => {
+    const database = await openDatabase({ databaseUrl: scratch.url, poolSize: 3 });
+    const listeners = () =>
+      adminQuery<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE datname = $1 AND query LIKE 'LISTEN fault_probe%'`, [scratch.name]);
+    const heard: string[] = [];
+    try {
+      const stop = await database.listen('fault_probe', (payload) => heard.push(payload));
+      const [first] = await listeners();
+      await adminQuery('SELECT pg_terminate_backend($1)', [first!.pid]);
+      await waitUntil(async () => (await listeners()).some((r) => r.pid !== first!.pid));
+      await database.exec(`NOTIFY fault_probe, 'after-reconnect'`);
+      await waitUntil(async () => heard.includes('after-reconnect'));
+      await stop();
+      // The stopped listener's connection is back in the pool; killing it now reports an error on a
+      // client already given back. Releasing it a second time would throw out of pg's event
+      // handler: an uncaught exception (vitest fails the run), a crash in production.
+      const idle = await adminQuery<{ pid: number }>(
+        'SELECT pid, pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
+        [scratch.name],
+      );
+      expect(idle.length).toBeGreaterThan(0);
+      await sleep(300);
+      expect(await queryRows(database.db, sql`SELECT 1 AS ok`)).toEqual([{ ok: 1 }]);
+      expect(await listeners()).toEqual([]);
     } finally {
       await database.close();
     }

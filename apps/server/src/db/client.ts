@@ -73,21 +73,46 @@ export function wrapPool(pool: pg.Pool): Database {
     listen: async (channel, onMessage) => {
       // One connection of the pool kept for LISTEN; when it drops, another takes over a second later
       // (what is notified in between is missed: listeners re-read their state on reconnect).
-      let conn: pg.PoolClient | undefined;
+      let conn: { client: pg.PoolClient; giveBack: (destroy: boolean) => void } | undefined;
       let stopped = false;
+      const unlisten = (c: pg.PoolClient) => c.query(`UNLISTEN ${channelName(channel)}`).catch(() => {});
       const connect = async () => {
         const c = await pool.connect();
-        c.on('notification', (m) => {
+        const onNotification = (m: pg.Notification) => {
           if (m.channel === channel) onMessage(m.payload ?? '');
-        });
-        // A broken connection may report several errors: it is given back (destroyed) and replaced once.
-        c.once('error', () => {
-          c.release(true);
-          if (conn === c) conn = undefined;
+        };
+        // A broken connection may report several errors, and may report one after it was given back:
+        // it is given back once (releasing twice throws, out of an event handler: a crash).
+        let given = false;
+        const giveBack = (destroy: boolean) => {
+          if (given) return;
+          given = true;
+          c.off('notification', onNotification);
+          c.off('error', onError);
+          c.release(destroy);
+        };
+        // The live connection broke: another takes over.
+        function onError() {
+          giveBack(true);
+          if (conn?.client !== c) return;
+          conn = undefined;
           if (!stopped) retry();
-        });
-        await c.query(`LISTEN ${channelName(channel)}`);
-        conn = c;
+        }
+        c.on('notification', onNotification);
+        c.on('error', onError);
+        try {
+          await c.query(`LISTEN ${channelName(channel)}`);
+        } catch (err) {
+          giveBack(true);
+          throw err;
+        }
+        if (stopped) {
+          // Stopped while this (re)connection was on its way.
+          await unlisten(c);
+          giveBack(false);
+          return;
+        }
+        conn = { client: c, giveBack };
       };
       const retry = (): void => {
         setTimeout(() => connect().catch(retry), 1000).unref();
@@ -95,11 +120,11 @@ export function wrapPool(pool: pg.Pool): Database {
       await connect();
       return async () => {
         stopped = true;
-        const c = conn;
+        const live = conn;
         conn = undefined;
-        if (!c) return;
-        await c.query(`UNLISTEN ${channelName(channel)}`).catch(() => {});
-        c.release();
+        if (!live) return;
+        await unlisten(live.client);
+        live.giveBack(false);
       };
     },
     close: () => pool.end(),
