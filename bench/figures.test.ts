@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { FIGURES_END, FIGURES_START, figuresTable, metText, renderFigures, replaceFigures, type FigureReport } from './figures.ts';
 
@@ -46,8 +47,7 @@ describe('figures table', () => {
 
 describe('the benchmarks', () => {
   // npm run bench regenerates the README only when every <name>.bench.ts has a results/<name>.json.
-  it('each reports under its own file name', async () => {
-    const { readdirSync, readFileSync } = await import('node:fs');
+  it('each reports under its own file name', () => {
     const dir = new URL('.', import.meta.url);
     const names = readdirSync(dir).filter((f) => f.endsWith('.bench.ts'));
     const mismatched = names.filter((f) => {

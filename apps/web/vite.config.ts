@@ -5,16 +5,11 @@ import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 // Relative: the config is bundled before the workspace's TypeScript packages resolve.
 import { THEME_BOOT_SCRIPT } from '../../packages/contract/src/theme-boot.ts';
+import { zodFreeFiles } from '../../packages/contract/src/zod-free-files.ts';
 
-/**
- * The contract's files without zod, which first loads may import (ADR 017): its subpath exports
- * (`@glimpse/contract/chapters`…), every one checked zod-free by packages/contract/src/zod-free.test.ts.
- */
-const contractExports: Record<string, string> = JSON.parse(readFileSync(new URL('../../packages/contract/package.json', import.meta.url), 'utf8')).exports;
-const zodFreeFiles = Object.entries(contractExports)
-  .filter(([subpath]) => subpath !== '.')
-  .map(([, file]) => file.replace(/^\.\/src\//, ''));
-const isZodFreeContract = (id: string) => zodFreeFiles.some((file) => id.replaceAll('\\', '/').endsWith(`/contract/src/${file}`));
+/** The contract's zod-free files, which first loads may import (ADR 017). */
+const zodFree = zodFreeFiles(JSON.parse(readFileSync(new URL('../../packages/contract/package.json', import.meta.url), 'utf8')).exports);
+const isZodFreeContract = (id: string) => zodFree.some((file) => id.replaceAll('\\', '/').endsWith(`/contract/src/${file}`));
 
 export default defineConfig({
   plugins: [

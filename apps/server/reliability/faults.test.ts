@@ -3,7 +3,7 @@ import { request as httpRequest } from 'node:http';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { openDatabase, queryRows } from '../src/db/client.ts';
 import { isDatabaseUnavailable } from '../src/db/errors.ts';
@@ -20,10 +20,6 @@ import { workerCrashScenario } from '../test/worker-crash.ts';
  * the API process SIGKILLed mid-upload, a worker SIGKILLed mid-transcode.
  */
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-/** Polls `check` until it holds, failing after `ms`. */
-async function waitUntil(check: () => Promise<boolean>, ms = 5000): Promise<void> {
-  for (const end = Date.now() + ms; !(await check()); await sleep(100)) if (Date.now() > end) throw new Error('condition not met in time');
-}
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
 let tmp: string;
@@ -142,9 +138,9 @@ describe('PostgreSQL drops every connection, then comes back', () => {
       const stop = await database.listen('fault_probe', (payload) => heard.push(payload));
       const [first] = await listeners();
       await adminQuery('SELECT pg_terminate_backend($1)', [first!.pid]);
-      await waitUntil(async () => (await listeners()).some((r) => r.pid !== first!.pid));
+      await vi.waitFor(async () => expect((await listeners()).some((r) => r.pid !== first!.pid)).toBe(true), { timeout: 5000, interval: 100 });
       await database.exec(`NOTIFY fault_probe, 'after-reconnect'`);
-      await waitUntil(async () => heard.includes('after-reconnect'));
+      await vi.waitFor(() => expect(heard).toContain('after-reconnect'), { timeout: 5000, interval: 100 });
       await stop();
       // The stopped listener's connection is back in the pool; killing it now reports an error on a
       // client already given back. Releasing it a second time would throw out of pg's event

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { zodFreeFiles } from './zod-free-files.ts';
 
 /** Runtime imports of a file (type-only imports vanish from the bundle). */
 const runtimeImports = (source: string) =>
@@ -12,9 +13,7 @@ const runtimeImports = (source: string) =>
 // zod back on every page's first load (ADR 017).
 describe('the contract subpath exports', () => {
   const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { exports: Record<string, string> };
-  const files = Object.entries(pkg.exports)
-    .filter(([subpath]) => subpath !== '.')
-    .map(([, file]) => file.replace(/^\.\/src\//, ''));
+  const files = zodFreeFiles(pkg.exports);
 
   it.each(files)('%s imports nothing at run time but other subpath exports', (file) => {
     const source = readFileSync(new URL(file, import.meta.url), 'utf8');

@@ -10,8 +10,6 @@ type Part = string | { arg: string } | { pound: true } | { arg: string; kind: 'p
 
 export type FormatValues = Record<string, string | number>;
 
-const SYNTAX = /[{}#']/;
-
 /** Parses `message` once; the returned function formats it for the given values. */
 export function compileMessage(message: string, locale: string): (values?: FormatValues) => string {
   let i = 0;
@@ -112,7 +110,7 @@ export function compileMessage(message: string, locale: string): (values?: Forma
     return { arg, kind, options };
   };
 
-  const parts = SYNTAX.test(message) ? parseParts(false, false) : [message];
+  const parts = parseParts(false, false);
   let plurals: Intl.PluralRules | undefined;
   let numbers: Intl.NumberFormat | undefined;
 
