@@ -129,7 +129,7 @@ describe('first paint of home, search and watch', () => {
   it('preloads the route chunks the shell does not load, inlines the CSS and compresses the page', async () => {
     const video = await createVideo(t.ctx, owner);
     const watch = await page(`/video/${video.id}`);
-    const preloads = [...watch.html.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)"/g)].map((m) => m[1]);
+    const preloads = [...watch.html.matchAll(/<link rel="modulepreload" fetchpriority="low" crossorigin href="([^"]+)"/g)].map((m) => m[1]);
     // index.html's own tag, then the route's; never hls.js, which browsers that play HLS themselves do not load.
     expect(preloads.sort()).toEqual(['/assets/card-1.js', '/assets/shared-1.js', '/assets/watch-1.js']);
     const id = newId();
@@ -155,5 +155,20 @@ describe('first paint of home, search and watch', () => {
     const preload = html.indexOf(`<link rel="preload" as="image" href="${first![1]}" fetchpriority="high" />`);
     expect(preload).toBeGreaterThan(0);
     expect(preload).toBeLessThan(html.indexOf('<script'));
+  });
+
+  it('fetches the app at low priority where a shell paints without it, and as built everywhere else', async () => {
+    const video = await createVideo(t.ctx, owner);
+    for (const url of ['/', '/search?searchText=zebra', `/video/${video.id}`]) {
+      const { html } = await page(url);
+      const tags = html.match(/<(script type="module"|link rel="modulepreload")[^>]*>/g) ?? [];
+      expect(tags.length, url).toBeGreaterThan(1);
+      for (const tag of tags) expect(tag, url).toContain(' fetchpriority="low"');
+    }
+    // A channel page has its link-preview tags but no shell: its app is its first paint.
+    const channel = await page('/channel/@paintowner');
+    expect(channel.html).toContain('<meta property="og:type" content="profile" />');
+    expect(channel.html).toContain('<script type="module" crossorigin src="/assets/main-1.js"></script>');
+    expect(channel.html).not.toContain('fetchpriority="low"');
   });
 });

@@ -17,6 +17,8 @@ export interface PageMeta {
 const TITLE = /<title>[\s\S]*?<\/title>\s*/i;
 const DESCRIPTION = /<meta\s+name="description"[^>]*>\s*/i;
 const ROOT = /<div id="root"><\/div>/;
+/** The app's module script and module preloads (index.html's and the route's). */
+const APP_SCRIPTS = /<(script type="module"|link rel="modulepreload")/g;
 
 /** The built index.html, read once and split where the page's own tags go. */
 export class HeadTemplate {
@@ -55,6 +57,9 @@ export class HeadTemplate {
     if (at < 0) tags.push(...early);
     tags.push(...(body?.head ?? []));
     const rest = body ? tail.replace(ROOT, () => `<div id="root">${body.root}</div>\n    ${body.after}`) : tail;
-    return `${head}  ${tags.filter(Boolean).join('\n    ')}\n  ${rest}`;
+    const page = `${head}  ${tags.filter(Boolean).join('\n    ')}\n  `;
+    // A filled shell paints without the app: its scripts yield the link to the shell's image (and the
+    // browser's HLS requests) and are not render-blocking, which Lighthouse's simulation reads from their priority.
+    return `${body ? page.replace(APP_SCRIPTS, '<$1 fetchpriority="low"') : page}${rest}`;
   }
 }

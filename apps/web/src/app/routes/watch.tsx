@@ -3,17 +3,14 @@ import { parseChapters, type Chapter } from '@glimpse/contract/chapters';
 import type { TrafficSource } from '@glimpse/contract/heartbeat';
 import { readyRenditions } from '@glimpse/contract/renditions';
 import clsx from 'clsx';
-import { useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import { VideoCard } from '@/components/media/video-card.tsx';
 import { Spinner } from '@/components/ui/spinner.tsx';
 import { paths } from '@/config/paths.ts';
-import { CommentSection } from '@/features/comments/components/comment-section.tsx';
 import { playlistQueryOptions } from '@/features/playlists/api/playlists-api.ts';
 import { nextInPlaylist, PlaylistPanel } from '@/features/playlists/components/playlist-panel.tsx';
 import { SaveToPlaylist } from '@/features/playlists/components/save-to-playlist.tsx';
-import { ReportMenu } from '@/components/moderation/report-dialog.tsx';
-import { TakedownNotice } from '@/components/moderation/takedown-notice.tsx';
 import { sendHeartbeat, useCountView, useSimilarVideos, useVideo, videoQueryOptions } from '@/features/videos/api/videos-api.ts';
 import { VideoDetails } from '@/features/videos/components/video-details.tsx';
 import { VideoPlayer } from '@/features/videos/components/video-player.tsx';
@@ -26,6 +23,12 @@ import { useMediaQuery } from '@/lib/use-media-query.ts';
 import type { Video } from '@/types/api.ts';
 import { useDocumentTitle } from '@/lib/use-document-title.ts';
 import { t } from '@/lib/i18n/i18n.ts';
+
+// Below the player, or only for some viewers (a signed-in one reports, a taken-down video's owner appeals): their code loads after the page's first render
+// and stays off its first load (ADR 017, addendum 4).
+const CommentSection = lazy(() => import('@/features/comments/components/comment-section.tsx').then((m) => ({ default: m.CommentSection })));
+const ReportMenu = lazy(() => import('@/components/moderation/report-dialog.tsx').then((m) => ({ default: m.ReportMenu })));
+const TakedownNotice = lazy(() => import('@/components/moderation/takedown-notice.tsx').then((m) => ({ default: m.TakedownNotice })));
 
 /** Tailwind's lg: from here the page has two columns (one below, the player sticking to the top). */
 const TWO_COLUMNS = '(min-width: 1024px)';
@@ -165,12 +168,14 @@ function Watch({ videoId, listId, startTime }: { videoId: string; listId: string
       </div>
       <div className="min-w-0 px-3 sm:px-0 lg:col-start-1 lg:row-start-2">
         {video.data.takedown && (
-          <TakedownNotice
-            kind="video"
-            id={videoId}
-            notice={video.data.takedown}
-            onAppealed={() => void queryClient.invalidateQueries({ queryKey: videoQueryOptions(videoId).queryKey })}
-          />
+          <Suspense fallback={null}>
+            <TakedownNotice
+              kind="video"
+              id={videoId}
+              notice={video.data.takedown}
+              onAppealed={() => void queryClient.invalidateQueries({ queryKey: videoQueryOptions(videoId).queryKey })}
+            />
+          </Suspense>
         )}
         <VideoDetails
           video={video.data}
@@ -178,21 +183,27 @@ function Watch({ videoId, listId, startTime }: { videoId: string; listId: string
             <>
               <ShareVideo videoId={videoId} title={video.data.title} currentTime={() => player?.currentTime ?? 0} />
               <SaveToPlaylist videoId={videoId} />
-              {me && me.userId !== video.data.owner._id && <ReportMenu kind="video" id={videoId} label={t('watch.moreActions')} />}
+              {me && me.userId !== video.data.owner._id && (
+                <Suspense fallback={null}>
+                  <ReportMenu kind="video" id={videoId} label={t('watch.moreActions')} />
+                </Suspense>
+              )}
             </>
           }
         />
         <ChapterList chapters={chapters} video={player} />
         {/* One column: the playlist comes right under the video, not after every comment. */}
         {!wide && panel && <div className="mt-4">{panel}</div>}
-        <CommentSection
-          entityType="video"
-          entityId={videoId}
-          count={video.data.noOfComments ?? 0}
-          channel={video.data.owner}
-          commentsEnabled={video.data.commentsEnabled !== false}
-          folded={narrow}
-        />
+        <Suspense fallback={<Spinner label={t('comments.heading')} className="py-8" />}>
+          <CommentSection
+            entityType="video"
+            entityId={videoId}
+            count={video.data.noOfComments ?? 0}
+            channel={video.data.owner}
+            commentsEnabled={video.data.commentsEnabled !== false}
+            folded={narrow}
+          />
+        </Suspense>
       </div>
       <aside
         className={clsx('flex w-full shrink-0 flex-col gap-6 px-3 sm:px-0 lg:col-start-2', theatre ? 'lg:row-start-2' : 'lg:row-span-2 lg:row-start-1')}
