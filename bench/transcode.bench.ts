@@ -71,7 +71,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  */
 async function timeToPlayable(source: string): Promise<{ playable: number; playableCpu: number; whole: number; rungs: string }> {
   const dataDir = path.join(root, 'job-playable');
-  const config = loadConfig({ ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'error', DATABASE_URL: benchDatabaseUrl(), WORKER_ENABLED: 'false', RATE_LIMITS_ENABLED: 'false' });
+  const config = loadConfig({ ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'error', DATABASE_URL: await ensureDatabase(benchDatabaseUrl()), WORKER_ENABLED: 'false', RATE_LIMITS_ENABLED: 'false' });
   const ctx = await createContext(config);
   const app = await buildApp(ctx);
   const worker = createWorker(ctx, { info: () => {}, error: (o: object, m: string) => console.error(m, o) });
