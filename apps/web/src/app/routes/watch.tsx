@@ -24,8 +24,8 @@ import type { Video } from '@/types/api.ts';
 import { useDocumentTitle } from '@/lib/use-document-title.ts';
 import { t } from '@/lib/i18n/i18n.ts';
 
-// Below the player, or only for some viewers (a signed-in one reports, a taken-down video's owner appeals): their code loads after the page's first render
-// and stays off its first load (ADR 017, addendum 4).
+// Below the player (comments) or only for some viewers (the report menu, a takedown's appeal): loaded
+// after the page's first render, off its first load (ADR 017, addendum 4).
 const CommentSection = lazy(() => import('@/features/comments/components/comment-section.tsx').then((m) => ({ default: m.CommentSection })));
 const ReportMenu = lazy(() => import('@/components/moderation/report-dialog.tsx').then((m) => ({ default: m.ReportMenu })));
 const TakedownNotice = lazy(() => import('@/components/moderation/takedown-notice.tsx').then((m) => ({ default: m.TakedownNotice })));
