@@ -1,5 +1,5 @@
 import type { Video } from '@glimpse/contract';
-import { createChannelUser, expect, test, uniqueName, uploadVideo } from './support/index.ts';
+import { createChannelUser, expect, test, trackPlayback, uniqueName, uploadVideo, waitForPlaying } from './support/index.ts';
 
 // ADR 017: home, search and watch arrive filled; the app takes over and stays a single-page app.
 const tag = uniqueName('fp');
@@ -55,4 +55,24 @@ test('the app starts from the embedded answers and navigates without reloading',
   expect(await page.evaluate(() => (window as unknown as { spaMarker?: number }).spaMarker)).toBe(1);
   expect(documents).toHaveLength(1);
   await expect.poll(() => apiGets.some((u) => u.includes(`/api/v1/videos/${video._id}`))).toBe(true);
+});
+
+test("the watch page's video starts with the HTML, and the player adopts it instead of loading it again", async ({ page }) => {
+  const masters: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().endsWith('/master.m3u8') && r.resourceType() === 'media') masters.push(r.url());
+  });
+  await trackPlayback(page);
+  // The first element to start loading media: the shell's, before any script of the app has run.
+  await page.addInitScript(() => {
+    document.addEventListener('loadstart', (e) => ((window as unknown as { firstMedia?: EventTarget }).firstMedia ??= e.target!), true);
+  });
+  await page.goto(`/video/${video._id}`);
+  // The app's player (its controls), playing the very element the HTML started.
+  await expect(page.getByRole('region', { name: 'Video player' }).getByRole('button', { name: 'Pause' })).toBeVisible();
+  await waitForPlaying(page, 1);
+  expect(await page.evaluate(() => document.querySelectorAll('video').length)).toBe(1);
+  expect(await page.evaluate(() => (window as unknown as { firstMedia?: EventTarget }).firstMedia === document.querySelector('[role="region"] video'))).toBe(true);
+  expect(await page.evaluate(() => document.getElementById('glimpse-shell-video'))).toBeNull();
+  expect(masters).toHaveLength(1);
 });

@@ -8,6 +8,15 @@
 /** The `<script type="application/json">` that carries the answers. */
 export const FIRST_DATA_ELEMENT_ID = 'glimpse-first-data';
 
+/**
+ * The watch page's `<video>` in the shell: it starts loading (and playing) the video at HTML time,
+ * and the app's player adopts it instead of starting over (ADR 017, addendum 5).
+ */
+export const SHELL_VIDEO_ID = 'glimpse-shell-video';
+
+/** The HLS type the shell's `<source>` names: a browser without HLS of its own skips it (and fetches nothing). */
+export const HLS_TYPE = 'application/vnd.apple.mpegurl';
+
 /** What the page carries: API answers (`data` of the envelope) by request key. */
 export interface FirstData {
   answers: Record<string, unknown>;

@@ -8,3 +8,7 @@ export const moreRenditionsComing = (v: { status: Video['status']; renditions?: 
 
 /** How many rungs play: a new one changes the master playlist (the player reloads it). */
 export const readyRenditions = (v: { renditions?: readonly Rendition[] }): number => (v.renditions ?? []).filter((r) => r.ready).length;
+
+/** The HLS source a player may start, or null while the video is processing, failed or has none (the shell and the player ask the same). */
+export const playableSource = (v: { status: Video['status']; videoFile?: { url: string | null } | null }): string | null =>
+  v.status === 'ready' && v.videoFile?.url ? v.videoFile.url : null;

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FIRST_DATA_ELEMENT_ID, firstDataKey, type FirstData } from '@glimpse/contract';
+import { FIRST_DATA_ELEMENT_ID, firstDataKey, HLS_TYPE, SHELL_VIDEO_ID, type FirstData, type VideoResult } from '@glimpse/contract';
 import { newId } from '../../lib/ids.ts';
 import { videoMediaPrefix } from '../../storage/media-keys.ts';
 import { bearer, createTestApp, createUser, createVideo, type TestContext } from '../../../test/harness.ts';
@@ -91,6 +91,8 @@ describe('first paint of home, search and watch', () => {
     expect(jsonForScript({ t: '</script><!--\u2028&' })).toBe('{"t":"\\u003c/script\\u003e\\u003c!--\\u2028\\u0026"}');
   });
 
+  const data = (html: string, path: string) => firstData(html).answers[firstDataKey(path)] as VideoResult;
+
   it('gives the watch page the video, its similar videos and first comments as the API answers them', async () => {
     const video = await createVideo(t.ctx, owner, { title: 'Watch me', thumbnailKey: null });
     const { html } = await page(`/video/${video.id}`);
@@ -103,6 +105,25 @@ describe('first paint of home, search and watch', () => {
     expect(Object.keys(data.answers).sort()).toEqual([...keys].sort());
     for (const key of keys) expect(data.answers[key]).toEqual(await apiAnswer(key));
     expect(rootOf(html)).toContain('<h1>Watch me</h1>');
+  });
+
+  it("starts the watch page's video in the HTML, with the source the API gives, only when it plays", async () => {
+    const withHls = () => {
+      const id = newId();
+      return { id, hlsKey: `${videoMediaPrefix(id)}/hls/master.m3u8` };
+    };
+    const video = await createVideo(t.ctx, owner, { ...withHls(), title: 'Plays "now" <b>' });
+    const { html } = await page(`/video/${video.id}`);
+    const answer = data(html, `videos/${video.id}`);
+    const url = answer.video.videoFile.url!;
+    expect(url).toMatch(/master\.m3u8$/);
+    expect(rootOf(html)).toContain(
+      `<video id="${SHELL_VIDEO_ID}" autoplay playsinline aria-label="Plays &quot;now&quot; &lt;b&gt;"><source src="${url}" type="${HLS_TYPE}" /></video>`,
+    );
+    for (const status of ['processing', 'failed'] as const) {
+      const unplayable = await createVideo(t.ctx, owner, { ...withHls(), status });
+      expect(rootOf((await page(`/video/${unplayable.id}`)).html), status).not.toContain('<video');
+    }
   });
 
   it('embeds nothing for a video the public may not see, whoever asks for the page', async () => {

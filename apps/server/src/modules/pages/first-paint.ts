@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { API_PREFIX, escapeHtml, FIRST_DATA_ELEMENT_ID, firstPaintPage, type FirstData, type FirstPage } from '@glimpse/contract';
+import { API_PREFIX, escapeHtml, FIRST_DATA_ELEMENT_ID, firstPaintPage, HLS_TYPE, playableSource, SHELL_VIDEO_ID, type FirstData, type FirstPage } from '@glimpse/contract';
 
 /**
  * First paint of home, search and watch (ADR 017): the page arrives with a static shell of its
@@ -32,7 +32,7 @@ interface Card {
   views: number;
   owner?: { fullName: string; userName: string } | null;
 }
-type WatchVideo = Card & { status?: string; videoFile?: { url: string } | null };
+type WatchVideo = Card & { status: 'processing' | 'ready' | 'failed'; videoFile?: { url: string | null } | null };
 
 /** JSON inside `<script>`: nothing in it may close the element or open a comment (hostile titles). */
 export const jsonForScript = (value: unknown): string =>
@@ -148,7 +148,19 @@ const listOf = (data: unknown, key: string): Card[] => {
  * The watch poster has the app player's box (full width on a phone), so the app's player is not a
  * larger, later LCP candidate.
  */
-const SHELL_CSS = `.fp{font-family:ui-sans-serif,system-ui,sans-serif;color:#18181b}.fp-bar{position:sticky;top:0;display:flex;align-items:center;gap:1rem;height:56px;padding:0 1rem;background:#fff;border-bottom:1px solid #e4e4e7}.fp-logo{font-weight:700;font-size:1.125rem;color:inherit;text-decoration:none}.fp-bar form{flex:1;max-width:36rem;margin:0 auto}.fp-bar input{width:100%;height:40px;padding:0 1rem;border:1px solid #d4d4d8;border-radius:9999px;font:inherit}.fp-main{padding:1.5rem 1rem}.fp-grid{display:grid;gap:1.5rem 1rem;grid-template-columns:repeat(auto-fill,minmax(260px,1fr));list-style:none;margin:0;padding:0}.fp-card a{color:inherit;text-decoration:none}.fp-thumb{display:block;aspect-ratio:16/9;overflow:hidden;border-radius:.75rem;background:#e4e4e7}.fp-thumb img,.fp-player img{display:block;width:100%;height:100%;object-fit:cover}.fp-title{display:block;margin-top:.5rem;font-weight:600;line-height:1.3}.fp-meta{display:block;font-size:.875rem;color:#52525b}.fp-player{aspect-ratio:16/9;background:#000}.fp-watch{margin:-1.5rem -1rem 0}.fp-watch h1,.fp-watch p{margin:.75rem .75rem .25rem}.fp-watch h1{font-size:1.25rem}@media (min-width:640px){.fp-watch{margin:0}.fp-player{border-radius:.75rem;overflow:hidden}}`;
+const SHELL_CSS = `.fp{font-family:ui-sans-serif,system-ui,sans-serif;color:#18181b}.fp-bar{position:sticky;top:0;display:flex;align-items:center;gap:1rem;height:56px;padding:0 1rem;background:#fff;border-bottom:1px solid #e4e4e7}.fp-logo{font-weight:700;font-size:1.125rem;color:inherit;text-decoration:none}.fp-bar form{flex:1;max-width:36rem;margin:0 auto}.fp-bar input{width:100%;height:40px;padding:0 1rem;border:1px solid #d4d4d8;border-radius:9999px;font:inherit}.fp-main{padding:1.5rem 1rem}.fp-grid{display:grid;gap:1.5rem 1rem;grid-template-columns:repeat(auto-fill,minmax(260px,1fr));list-style:none;margin:0;padding:0}.fp-card a{color:inherit;text-decoration:none}.fp-thumb{display:block;aspect-ratio:16/9;overflow:hidden;border-radius:.75rem;background:#e4e4e7}.fp-thumb img,.fp-player img{display:block;width:100%;height:100%;object-fit:cover}.fp-title{display:block;margin-top:.5rem;font-weight:600;line-height:1.3}.fp-meta{display:block;font-size:.875rem;color:#52525b}.fp-player{position:relative;aspect-ratio:16/9;background:#000}.fp-player video{position:absolute;inset:0;width:100%;height:100%}.fp-watch{margin:-1.5rem -1rem 0}.fp-watch h1,.fp-watch p{margin:.75rem .75rem .25rem}.fp-watch h1{font-size:1.25rem}@media (min-width:640px){.fp-watch{margin:0}.fp-player{border-radius:.75rem;overflow:hidden}}`;
+
+/**
+ * The watch page's video, started by the HTML itself: on a phone its playlists and first segments
+ * load while the app's scripts do, and the player adopts the element (ADR 017, addendum 5). No
+ * poster: it is transparent over the shell's image until its first frame. Autoplay as the player's
+ * own (the browser's policy decides); a browser without HLS of its own skips the source.
+ */
+function shellVideo(video: WatchVideo): string {
+  const src = playableSource(video);
+  if (!src) return '';
+  return `<video id="${SHELL_VIDEO_ID}" autoplay playsinline aria-label="${e(video.title)}"><source src="${e(src)}" type="${HLS_TYPE}" /></video>`;
+}
 
 /**
  * The head tags and #root content of a first-paint page, or null for any other path. `site` is
@@ -171,7 +183,7 @@ export async function firstPaint(
   if (first.page === 'watch') {
     if (video) {
       lcp = imageUrl(video);
-      main = `<div class="fp-watch"><div class="fp-player">${lcp ? `<img src="${e(lcp)}" alt="" fetchpriority="high" />` : ''}</div><h1>${e(video.title)}</h1><p class="fp-meta">${[video.owner?.fullName, views(video.views)].filter(Boolean).map((t) => e(String(t))).join(' · ')}</p></div>`;
+      main = `<div class="fp-watch"><div class="fp-player">${lcp ? `<img src="${e(lcp)}" alt="" fetchpriority="high" />` : ''}${shellVideo(video)}</div><h1>${e(video.title)}</h1><p class="fp-meta">${[video.owner?.fullName, views(video.views)].filter(Boolean).map((t) => e(String(t))).join(' · ')}</p></div>`;
     }
   } else {
     const cards = first.requests[0] ? listOf(data.answers[first.requests[0]], 'data') : [];

@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { parseChapters, type Chapter } from '@glimpse/contract/chapters';
 import type { TrafficSource } from '@glimpse/contract/heartbeat';
-import { readyRenditions } from '@glimpse/contract/renditions';
+import { playableSource, readyRenditions } from '@glimpse/contract/renditions';
 import clsx from 'clsx';
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
@@ -46,10 +46,10 @@ interface PlayerLayout {
 
 function PlayerArea({ video, onEnded, layout }: { video: Video; onEnded: () => void; layout: PlayerLayout }) {
   const countView = useCountView();
-  const src = video.videoFile?.url;
+  const src = playableSource(video);
   if (video.status === 'failed' || (video.status === 'ready' && !src))
     return <Notice text={t('watch.couldNotProcess')} />;
-  if (!src || video.status === 'processing')
+  if (!src)
     return (
       <Notice
         text={video.progress ? t('watch.stillProcessingPercent', { percent: Math.round(video.progress * 100) }) : t('watch.stillProcessing')}

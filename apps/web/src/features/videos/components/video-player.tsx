@@ -3,7 +3,8 @@ import { chapterAt, type Chapter } from '@glimpse/contract/chapters';
 import type { TrafficSource } from '@glimpse/contract/heartbeat';
 import clsx from 'clsx';
 import { Keyboard, Maximize, Minimize, Pause, Play, RectangleHorizontal } from 'lucide-react';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { createPortal } from 'react-dom';
 import { formatDuration } from '@/lib/format.ts';
 import { canTakeOver, playbackEngine, variantHeights } from '../playback-engine.ts';
 import { CaptionsToggle, toggleCaptions } from '../player/captions-toggle.tsx';
@@ -13,6 +14,7 @@ import { PipButton, togglePictureInPicture } from '../player/pip-button.tsx';
 import { readPrefs, savePrefs, stepSpeed } from '../player/prefs.ts';
 import { SeekBar } from '../player/seek-bar.tsx';
 import { isArrow, isTyping, percentFor, shortcutFor, type PlayerAction } from '../player/shortcuts.ts';
+import { releaseShellVideo, shellVideoFor } from '../player/shell-video.ts';
 import { ShortcutsHelp } from '../player/shortcuts-help.tsx';
 import { SpeedMenu } from '../player/speed-menu.tsx';
 import { VolumeControl } from '../player/volume-control.tsx';
@@ -26,6 +28,10 @@ interface HlsHandle {
   readonly levels: readonly { height: number }[];
   destroy: () => void;
 }
+
+/** The `<video>` events the player follows (handlers in VideoPlayer). */
+const MEDIA_EVENTS = ['click', 'loadedmetadata', 'play', 'pause', 'playing', 'timeupdate', 'volumechange', 'ratechange', 'ended'] as const;
+type MediaEventName = (typeof MEDIA_EVENTS)[number];
 
 /** The quality menu's value for "Auto". */
 const AUTO = -1;
@@ -103,17 +109,17 @@ export function VideoPlayer({
   report?: { source: TrafficSource; send: HeartbeatSend };
 }) {
   const box = useRef<HTMLDivElement>(null);
-  const video = useRef<HTMLVideoElement | null>(null);
-  // The element also as state: the PiP and captions buttons subscribe to its events.
-  const [el, setEl] = useState<HTMLVideoElement | null>(null);
-  const attach = useCallback((node: HTMLVideoElement | null) => {
-    video.current = node;
-    setEl(node);
-  }, []);
-  const hlsRef = useRef<HlsHandle | null>(null);
-  const [prefs] = useState(readPrefs);
+  const slot = useRef<HTMLDivElement>(null);
   // The browser's own HLS first where it has one; hls.js once a quality is chosen by hand there.
   const [engine, setEngine] = useState(() => playbackEngine(document.createElement('video').canPlayType('application/vnd.apple.mpegurl') !== ''));
+  // The element is the player's own, not React's: the watch page's shell may have started it at HTML
+  // time (shell-video.ts), and it is adopted as it is, playing or buffered.
+  const [el] = useState(() => (engine === 'native' ? shellVideoFor(src) : null) ?? document.createElement('video'));
+  const [adopted] = useState(() => el.isConnected);
+  // Changed through the ref only (the element is the player's own DOM node, not state).
+  const video = useRef(el);
+  const hlsRef = useRef<HlsHandle | null>(null);
+  const [prefs] = useState(readPrefs);
   /** Heights on offer, highest first. */
   const [levels, setLevels] = useState<number[]>([]);
   /** The chosen height, or AUTO. */
@@ -139,34 +145,29 @@ export function VideoPlayer({
   });
 
   useEffect(() => {
-    const v = video.current;
-    callbacks.current.onVideo?.(v);
-    if (!v) return;
+    callbacks.current.onVideo?.(el);
     // The remembered volume and speed (the element keeps defaultPlaybackRate across loads).
-    v.volume = prefs.volume;
-    v.muted = startMuted ?? prefs.muted;
-    v.defaultPlaybackRate = prefs.speed;
-    v.playbackRate = prefs.speed;
+    video.current.volume = prefs.volume;
+    video.current.muted = startMuted ?? prefs.muted;
+    video.current.defaultPlaybackRate = prefs.speed;
+    video.current.playbackRate = prefs.speed;
     return () => callbacks.current.onVideo?.(null);
   }, [el, prefs, startMuted]);
 
   const reportSource = report?.source;
   const reportSend = report?.send;
   useEffect(() => {
-    if (!el || !reportSource || !reportSend) return;
+    if (!reportSource || !reportSend) return;
     return attachWatchReporter(el, createWatchReporter({ videoId, sessionId, source: reportSource, send: reportSend }));
   }, [el, videoId, sessionId, reportSource, reportSend]);
 
   // Source: native HLS (its renditions read from the master playlist for the menu) or hls.js.
-  // Not before the element state is set: the ref is set a render earlier, and the source
-  // (playlist requests, hls.js) would load twice on mount.
   useEffect(() => {
-    if (!el) return;
     const media = video.current;
-    if (!media) return;
     let cancelled = false;
     if (engine === 'native') {
-      media.src = src;
+      // The adopted shell video plays this source already.
+      if (!media.querySelector('source')) media.src = src;
       if (canTakeOver(window)) {
         fetch(src)
           .then((r) => (r.ok ? r.text() : ''))
@@ -198,6 +199,7 @@ export function VideoPlayer({
       carry.current = { videoId, time: media.currentTime, playing: !media.paused };
       hlsRef.current?.destroy();
       hlsRef.current = null;
+      media.querySelectorAll('source').forEach((source) => source.remove());
       media.removeAttribute('src');
     };
   }, [el, src, revision, videoId, engine]);
@@ -214,20 +216,15 @@ export function VideoPlayer({
   }, [storyboardUrl]);
 
   const seekTo = (t: number) => {
-    const el = video.current;
-    if (el) el.currentTime = Math.min(Math.max(0, t), el.duration || duration || Infinity);
+    video.current.currentTime = Math.min(Math.max(0, t), video.current.duration || duration || Infinity);
   };
   const changeVolume = (v: number) => {
-    const el = video.current;
-    if (!el) return;
-    el.volume = Math.min(1, Math.max(0, v));
-    el.muted = el.volume === 0;
+    video.current.volume = Math.min(1, Math.max(0, v));
+    video.current.muted = video.current.volume === 0;
   };
   const changeSpeed = (s: number) => {
-    const el = video.current;
-    if (!el) return;
-    el.defaultPlaybackRate = s;
-    el.playbackRate = s;
+    video.current.defaultPlaybackRate = s;
+    video.current.playbackRate = s;
   };
 
   // The overlay is a page dialog: out of full screen first, or it would open unseen.
@@ -236,29 +233,27 @@ export function VideoPlayer({
     setHelpOpen(true);
   };
   const act = (action: PlayerAction) => {
-    const el = video.current;
-    if (!el) return;
     switch (action) {
       case 'toggle':
-        return void (el.paused ? el.play().catch(() => undefined) : el.pause());
+        return void (video.current.paused ? video.current.play().catch(() => undefined) : video.current.pause());
       case 'back':
       case 'forward':
       case 'stepBack':
       case 'stepForward': {
         const step = action === 'back' || action === 'forward' ? SEEK_STEP : ARROW_STEP;
-        return seekTo(el.currentTime + (action === 'back' || action === 'stepBack' ? -step : step));
+        return seekTo(video.current.currentTime + (action === 'back' || action === 'stepBack' ? -step : step));
       }
       case 'volumeUp':
-        return changeVolume((el.muted ? 0 : el.volume) + VOLUME_STEP);
+        return changeVolume((video.current.muted ? 0 : video.current.volume) + VOLUME_STEP);
       case 'volumeDown':
-        return changeVolume((el.muted ? 0 : el.volume) - VOLUME_STEP);
+        return changeVolume((video.current.muted ? 0 : video.current.volume) - VOLUME_STEP);
       case 'mute':
-        el.muted = !el.muted;
-        if (!el.muted && el.volume === 0) el.volume = VOLUME_STEP * 10;
+        video.current.muted = !video.current.muted;
+        if (!video.current.muted && video.current.volume === 0) video.current.volume = VOLUME_STEP * 10;
         return;
       case 'slower':
       case 'faster':
-        return changeSpeed(stepSpeed(el.playbackRate, action === 'faster' ? 1 : -1));
+        return changeSpeed(stepSpeed(video.current.playbackRate, action === 'faster' ? 1 : -1));
       case 'captions':
         return toggleCaptions(el);
       case 'pip':
@@ -304,6 +299,90 @@ export function VideoPlayer({
     };
   }, []);
 
+  // The element's events, read through a ref: the listeners are added once, the handlers see this render.
+  const handlers: Record<MediaEventName, (v: HTMLVideoElement) => void> = {
+    click: () => act('toggle'),
+    loadedmetadata: (v) => {
+      if (Number.isFinite(v.duration)) setDuration(v.duration);
+      v.playbackRate = v.defaultPlaybackRate;
+      const carried = carry.current;
+      carry.current = null;
+      if (carried?.videoId === videoId && carried.time > 0) {
+        v.currentTime = carried.time;
+        if (carried.playing) v.play().catch(() => undefined);
+        else v.pause();
+        return;
+      }
+      const at = startTime != null && startTime < (v.duration || knownDuration) ? startTime : resumePoint(videoId, v.duration || knownDuration, startAt);
+      if (at) v.currentTime = at;
+    },
+    play: () => setPlaying(true),
+    pause: (v) => {
+      setPlaying(false);
+      localStorage.setItem(positionKey(videoId), String(Math.floor(v.currentTime)));
+    },
+    playing: (v) => {
+      if (playedOnce.current) return;
+      playedOnce.current = true;
+      callbacks.current.onFirstPlay?.(v.currentTime);
+    },
+    timeupdate: (v) => {
+      const t = v.currentTime;
+      setTime(t);
+      if (Math.floor(t) % 5 === 0) localStorage.setItem(positionKey(videoId), String(Math.floor(t)));
+    },
+    volumechange: (v) => {
+      setMuted(v.muted);
+      setVolume(v.volume);
+      // An embed's forced mute is not the visitor's choice: it never changes what the site remembers.
+      if (startMuted === undefined) savePrefs({ volume: v.volume, muted: v.muted });
+    },
+    ratechange: (v) => {
+      setSpeed(v.playbackRate);
+      savePrefs({ speed: v.playbackRate });
+    },
+    ended: () => {
+      localStorage.removeItem(positionKey(videoId));
+      callbacks.current.onEnded?.();
+    },
+  };
+  const handlersRef = useRef(handlers);
+  useEffect(() => {
+    handlersRef.current = handlers;
+  });
+
+  // In the page, listening; an adopted element catches up on what it did before (metadata, playback).
+  useLayoutEffect(() => {
+    const media = video.current;
+    slot.current!.append(media);
+    const listeners = MEDIA_EVENTS.map((type) => {
+      const listener = () => handlersRef.current[type](media);
+      media.addEventListener(type, listener);
+      return () => media.removeEventListener(type, listener);
+    });
+    releaseShellVideo(media);
+    if (adopted) {
+      if (media.readyState >= HTMLMediaElement.HAVE_METADATA) handlersRef.current.loadedmetadata(media);
+      if (!media.paused) {
+        handlersRef.current.play(media);
+        if (media.readyState >= HTMLMediaElement.HAVE_FUTURE_DATA) handlersRef.current.playing(media);
+      } else if (media.autoplay) media.play().catch(() => undefined);
+    }
+    return () => {
+      listeners.forEach((remove) => remove());
+      media.remove();
+    };
+  }, [el, adopted]);
+
+  useEffect(() => {
+    video.current.poster = poster ?? '';
+    video.current.playsInline = true;
+    video.current.autoplay = autoPlay;
+    video.current.loop = loop;
+    video.current.className = 'size-full';
+    video.current.setAttribute('aria-label', title);
+  }, [el, poster, autoPlay, loop, title]);
+
   const chooseQuality = (height: number) => {
     setQuality(height);
     qualityRef.current = height;
@@ -315,64 +394,8 @@ export function VideoPlayer({
 
   return (
     <div ref={box} role="region" aria-label={t('player.region')} className={clsx('group relative aspect-video w-full overflow-hidden bg-media sm:rounded-xl', className)}>
-      <video
-        ref={attach}
-        poster={poster ?? undefined}
-        playsInline
-        autoPlay={autoPlay}
-        loop={loop}
-        aria-label={title}
-        className="size-full"
-        onClick={() => act('toggle')}
-        onLoadedMetadata={(e) => {
-          const v = e.currentTarget;
-          if (Number.isFinite(v.duration)) setDuration(v.duration);
-          v.playbackRate = v.defaultPlaybackRate;
-          const carried = carry.current;
-          carry.current = null;
-          if (carried?.videoId === videoId && carried.time > 0) {
-            v.currentTime = carried.time;
-            if (carried.playing) v.play().catch(() => undefined);
-            else v.pause();
-            return;
-          }
-          const at = startTime != null && startTime < (v.duration || knownDuration) ? startTime : resumePoint(videoId, v.duration || knownDuration, startAt);
-          if (at) v.currentTime = at;
-        }}
-        onPlay={() => setPlaying(true)}
-        onPause={(e) => {
-          setPlaying(false);
-          localStorage.setItem(positionKey(videoId), String(Math.floor(e.currentTarget.currentTime)));
-        }}
-        onPlaying={(e) => {
-          if (playedOnce.current) return;
-          playedOnce.current = true;
-          callbacks.current.onFirstPlay?.(e.currentTarget.currentTime);
-        }}
-        onTimeUpdate={(e) => {
-          const t = e.currentTarget.currentTime;
-          setTime(t);
-          if (Math.floor(t) % 5 === 0) localStorage.setItem(positionKey(videoId), String(Math.floor(t)));
-        }}
-        onVolumeChange={(e) => {
-          const v = e.currentTarget;
-          setMuted(v.muted);
-          setVolume(v.volume);
-          // An embed's forced mute is not the visitor's choice: it never changes what the site remembers.
-          if (startMuted === undefined) savePrefs({ volume: v.volume, muted: v.muted });
-        }}
-        onRateChange={(e) => {
-          const rate = e.currentTarget.playbackRate;
-          setSpeed(rate);
-          savePrefs({ speed: rate });
-        }}
-        onEnded={() => {
-          localStorage.removeItem(positionKey(videoId));
-          callbacks.current.onEnded?.();
-        }}
-      >
-        <CaptionTracks captions={captions} />
-      </video>
+      <div ref={slot} className="contents" />
+      {createPortal(<CaptionTracks captions={captions} />, el)}
       <div
         className={clsx(
           'absolute inset-x-0 bottom-0 flex flex-col gap-3 bg-gradient-to-t from-media/80 to-transparent px-3 pb-2 pt-8 text-on-media transition-opacity focus-within:opacity-100 sm:group-hover:opacity-100',

@@ -1,6 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
+import { HLS_TYPE, SHELL_VIDEO_ID } from '@glimpse/contract/first-paint';
 import { makeVideo } from '@/test/fixtures.ts';
 import { fakeApi, renderApp } from '@/test/render.tsx';
 import { readPrefs, savePrefs } from './prefs.ts';
@@ -189,4 +190,54 @@ describe('a video still being made (ADR 019)', () => {
     expect(answers).toBe(polled);
     expect(loads).toHaveLength(2);
   }, 30_000);
+});
+
+describe("the shell's video (ADR 017, addendum 5)", () => {
+  /** The server's shell video: playing the source the watch page has by the time the app renders. */
+  function shellVideo(src: string) {
+    const video = document.createElement('video');
+    video.id = SHELL_VIDEO_ID;
+    video.innerHTML = `<source src="${src}" type="${HLS_TYPE}" />`;
+    document.body.append(video);
+    return video;
+  }
+
+  it('is adopted by the player as it is: no second load, its playback and first play counted', async () => {
+    vi.spyOn(HTMLMediaElement.prototype, 'canPlayType').mockImplementation((type) => (type === HLS_TYPE ? 'maybe' : ''));
+    const loads = vi.spyOn(HTMLMediaElement.prototype, 'src', 'set');
+    const shell = shellVideo('/media/v1/master.m3u8');
+    Object.defineProperty(shell, 'readyState', { value: HTMLMediaElement.HAVE_ENOUGH_DATA, configurable: true });
+    Object.defineProperty(shell, 'paused', { value: false, configurable: true });
+    const calls = fakeApi((url) => {
+      const p = url.pathname.replace('/api/v1/', '');
+      if (p === 'videos/v1') return { data: { video: makeVideo(1, { duration: 125 }) } };
+      if (p === 'videos/v1/views') return { data: { counted: true, views: 11 } };
+      return undefined;
+    });
+    renderApp('/video/v1?t=30');
+    await screen.findByRole('heading', { name: 'Video 1', level: 1 });
+    expect(player()).toBe(shell);
+    expect(shell.closest('[role="region"]')).toHaveAccessibleName('Video player');
+    expect(loads).not.toHaveBeenCalled();
+    expect(shell.querySelector('source')).not.toBeNull();
+    // Its metadata was there already: ?t= applies at once; it plays, and its first play counts.
+    expect(shell.currentTime).toBe(30);
+    expect(screen.getByRole('button', { name: 'Pause' })).toBeInTheDocument();
+    await waitFor(() => expect(calls.some((c) => c.url.pathname === '/api/v1/videos/v1/views' && c.method === 'POST')).toBe(true));
+    // Taken once: no later player finds it.
+    expect(document.getElementById(SHELL_VIDEO_ID)).toBeNull();
+  });
+
+  it('is stopped, not adopted, when the player plays another source', async () => {
+    vi.spyOn(HTMLMediaElement.prototype, 'canPlayType').mockImplementation((type) => (type === HLS_TYPE ? 'maybe' : ''));
+    const load = vi.spyOn(HTMLMediaElement.prototype, 'load').mockImplementation(() => undefined);
+    const shell = shellVideo('/media/elsewhere/master.m3u8');
+    watch('/video/v1');
+    await screen.findByRole('heading', { name: 'Video 1', level: 1 });
+    expect(player()).not.toBe(shell);
+    expect(player().getAttribute('src')).toBe('/media/v1/master.m3u8');
+    expect(shell.querySelector('source')).toBeNull();
+    expect(load.mock.contexts).toContain(shell);
+    shell.remove();
+  });
 });
