@@ -161,6 +161,16 @@ export function VideoPlayer({
     return attachWatchReporter(el, createWatchReporter({ videoId, sessionId, source: reportSource, send: reportSend }));
   }, [el, videoId, sessionId, reportSource, reportSend]);
 
+  // Before the source: the element autoplays as soon as it can.
+  useEffect(() => {
+    video.current.poster = poster ?? '';
+    video.current.playsInline = true;
+    video.current.autoplay = autoPlay;
+    video.current.loop = loop;
+    video.current.className = 'size-full';
+    video.current.setAttribute('aria-label', title);
+  }, [el, poster, autoPlay, loop, title]);
+
   // Source: native HLS (its renditions read from the master playlist for the menu) or hls.js.
   useEffect(() => {
     const media = video.current;
@@ -373,15 +383,6 @@ export function VideoPlayer({
       media.remove();
     };
   }, [el, adopted]);
-
-  useEffect(() => {
-    video.current.poster = poster ?? '';
-    video.current.playsInline = true;
-    video.current.autoplay = autoPlay;
-    video.current.loop = loop;
-    video.current.className = 'size-full';
-    video.current.setAttribute('aria-label', title);
-  }, [el, poster, autoPlay, loop, title]);
 
   const chooseQuality = (height: number) => {
     setQuality(height);
