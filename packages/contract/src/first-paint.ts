@@ -35,6 +35,12 @@ export function firstDataKey(path: string, query?: Record<string, QueryValue>): 
   return `${path.replace(/^\//, '')}${qs ? `?${qs}` : ''}`;
 }
 
+/**
+ * Asked on every first-paint page besides the page's own: the instance's public config, which the
+ * top bar and the document title read (answered late, it re-rendered the whole first screen).
+ */
+export const FIRST_SHARED_REQUESTS = [firstDataKey('config')];
+
 /** The app's list pages load this many items per page (spec §4). */
 const PAGE = 10;
 const VIDEO = /^\/video\/([^/]+)\/?$/;

@@ -58,6 +58,13 @@ describe('shell', () => {
     expect(Number(params.get('t'))).toBeGreaterThan(0);
   });
 
+  it('asks no current-user call of a visitor with neither a stored user nor a token (it could only say 401)', async () => {
+    const calls = anonymous();
+    renderApp('/help');
+    expect(await screen.findByRole('link', { name: 'Log In' })).toHaveAttribute('href', '/login');
+    expect(calls.map((c) => c.url.pathname)).not.toContain('/api/v1/users/me');
+  });
+
   it('shows Log In when the current-user call says logged out, and drops a stale stored user', async () => {
     session.setUser({ userId: 'u', userName: 'ada', fullName: 'Ada', email: 'a@x.io', avatar: null, cover: null });
     anonymous();

@@ -2,15 +2,17 @@ import type { QueryClient } from '@tanstack/react-query';
 import { firstPaintPage } from '@glimpse/contract/first-paint';
 import { defaultFilters, searchQueryOptions } from '@/features/search/api/search-api.ts';
 import { homeVideosQueryOptions, similarVideosQueryOptions, videoQueryOptions } from '@/features/videos/api/videos-api.ts';
+import { configQueryOptions } from '@/lib/public-config.ts';
 
 /**
- * Fills the query cache for the first screen through the screens' own query options; their GETs
+ * Fills the query cache for the first screen (and the instance's config) through the screens' own query options; their GETs
  * are answered by the page's embedded data (lib/first-data.ts), so no request leaves and the first
  * render already has its data (ADR 017).
  */
 export async function seedFirstScreen(queryClient: QueryClient, location: Location): Promise<void> {
   const params = new URLSearchParams(location.search);
   const first = firstPaintPage(location.pathname, params);
+  const config = queryClient.prefetchQuery(configQueryOptions);
   if (first?.page === 'home') await queryClient.prefetchInfiniteQuery(homeVideosQueryOptions);
   else if (first?.page === 'search') {
     const searchText = (params.get('searchText') ?? '').trim();
@@ -20,4 +22,5 @@ export async function seedFirstScreen(queryClient: QueryClient, location: Locati
     const id = decodeURIComponent(first.videoId);
     await Promise.all([queryClient.prefetchQuery(videoQueryOptions(id)), queryClient.prefetchQuery(similarVideosQueryOptions(id))]);
   }
+  await config;
 }

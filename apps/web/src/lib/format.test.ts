@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { formatCount, formatDate, formatDateTime, formatDuration, formatNumber, formatRelative, formatSize, plural } from './format.ts';
+import { englishAgo, formatCount, formatDate, formatDateTime, formatDuration, formatNumber, formatRelative, formatSize, plural } from './format.ts';
 import { setLocale, t } from './i18n/i18n.ts';
 import { initials, initialsAvatar } from './avatar.ts';
 
@@ -56,6 +56,13 @@ describe('formatRelative', () => {
     ['2023-06-15T12:00:00Z', '2 years ago'],
   ])('%s -> %s', (d, s) => expect(formatRelative(d, now)).toBe(s));
   it('is empty for a bad date', () => expect(formatRelative('nope', now)).toBe(''));
+  it('words English exactly as Intl does, for every unit and count it shows', () => {
+    const intl = new Intl.RelativeTimeFormat('en', { numeric: 'always' });
+    const units: Intl.RelativeTimeFormatUnit[] = ['year', 'month', 'week', 'day', 'hour', 'minute', 'second'];
+    for (const unit of units) for (let n = 1; n < 1000; n++) expect(englishAgo(n, unit)).toBe(intl.format(-n, unit));
+    expect(englishAgo(1000, 'year')).toBeNull();
+    expect(formatRelative('1000-06-15T12:00:00Z', now)).toBe(intl.format(-1025, 'year'));
+  });
 });
 
 describe('formatDate', () => {

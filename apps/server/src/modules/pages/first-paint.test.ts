@@ -68,8 +68,9 @@ describe('first paint of home, search and watch', () => {
     expect(status).toBe(200);
     const key = firstDataKey('videos', { limit: 10, sortBy: 'views' });
     const data = firstData(html);
-    expect(Object.keys(data.answers)).toEqual([key]);
+    expect(Object.keys(data.answers)).toEqual([key, 'config']);
     expect(data.answers[key]).toEqual(await apiAnswer(key));
+    expect(data.answers.config).toEqual(await apiAnswer('config'));
     expect(html).not.toContain('Owner-only private');
     expect(html).not.toContain('Link-only unlisted');
     const root = rootOf(html);
@@ -101,6 +102,7 @@ describe('first paint of home, search and watch', () => {
       firstDataKey(`videos/${video.id}`),
       firstDataKey(`videos/${video.id}/similar`, { limit: 10 }),
       firstDataKey(`comments/video/${video.id}`, { limit: 10 }),
+      firstDataKey('config'),
     ];
     expect(Object.keys(data.answers).sort()).toEqual([...keys].sort());
     for (const key of keys) expect(data.answers[key]).toEqual(await apiAnswer(key));
@@ -138,13 +140,14 @@ describe('first paint of home, search and watch', () => {
     expect(firstData(linked.html).answers[firstDataKey(`videos/${unlisted.id}`)]).toEqual(await apiAnswer(firstDataKey(`videos/${unlisted.id}`)));
   });
 
-  it('answers search with the first page of the default filters, and an empty search with no requests', async () => {
+  it('answers search with the first page of the default filters, and an empty search with the config only', async () => {
     await createVideo(t.ctx, owner, { title: 'Zebra crossing' });
     const { html } = await page('/search?searchText=%20zebra%20&t=123');
     const key = firstDataKey('videos', { limit: 10, query: 'zebra', uploadDate: 'anytime', type: 'video', duration: 'any', sortBy: 'relevance' });
     expect(firstData(html).answers[key]).toEqual(await apiAnswer(key));
     expect(rootOf(html)).toContain('Zebra crossing');
-    expect(firstData((await page('/search')).html).answers).toEqual({});
+    // An empty search asks nothing of its own; every page carries the instance's public config.
+    expect(firstData((await page('/search')).html).answers).toEqual({ config: await apiAnswer('config') });
   });
 
   it('preloads the route chunks the shell does not load, inlines the CSS and compresses the page', async () => {

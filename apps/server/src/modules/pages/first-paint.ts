@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { API_PREFIX, escapeHtml, FIRST_DATA_ELEMENT_ID, firstPaintPage, HLS_TYPE, playableSource, SHELL_VIDEO_ID, type FirstData, type FirstPage } from '@glimpse/contract';
+import { API_PREFIX, escapeHtml, FIRST_DATA_ELEMENT_ID, FIRST_SHARED_REQUESTS, firstPaintPage, HLS_TYPE, playableSource, SHELL_VIDEO_ID, type FirstData, type FirstPage } from '@glimpse/contract';
 
 /**
  * First paint of home, search and watch (ADR 017): the page arrives with a static shell of its
@@ -158,7 +158,7 @@ const SHELL_CSS = `.fp{font-family:ui-sans-serif,system-ui,sans-serif;color:#181
  */
 function shellVideo(video: WatchVideo): string {
   const src = playableSource(video);
-  if (!src) return '';
+  if (!src || process.env.EXP_NOVIDEO) return '';
   return `<video id="${SHELL_VIDEO_ID}" autoplay playsinline aria-label="${e(video.title)}"><source src="${e(src)}" type="${HLS_TYPE}" /></video>`;
 }
 
@@ -174,7 +174,7 @@ export async function firstPaint(
 ): Promise<FirstPaint | null> {
   const first = firstPaintPage(url.pathname, url.search);
   if (!first) return null;
-  const data = await firstAnswers(app, first.requests);
+  const data = await firstAnswers(app, [...first.requests, ...FIRST_SHARED_REQUESTS]);
   const video = first.page === 'watch' ? (data.answers[first.requests[0]!] as { video?: WatchVideo } | undefined)?.video : undefined;
   // Not hls.js: browsers that play HLS themselves (phones, Safari, Chromium) never load it (playback-engine.ts).
   const head = await assets.preloads(first.page);

@@ -20,13 +20,15 @@ export const meQueryOptions = queryOptions({ queryKey: meQueryKey, queryFn: ({ s
 
 /**
  * The current user. Logged-in state comes from GET users/me (spec §4); until it answers,
- * the stored user keeps the UI from flickering.
+ * the stored user keeps the UI from flickering. With neither a stored user nor an access token there
+ * is nothing to ask with (the refresh cookie is traded only for a stored user): a visitor, and no request.
  */
 export function useAuth(): { user: StoredUser | null; isLoggedIn: boolean; isChecking: boolean } {
   const stored = useStoredUser();
-  const me = useQuery(meQueryOptions);
+  const ask = stored !== null || session.getAccessToken() !== null;
+  const me = useQuery({ ...meQueryOptions, enabled: ask });
   const user = me.data === null ? null : stored;
-  return { user, isLoggedIn: user !== null, isChecking: me.isPending };
+  return { user, isLoggedIn: user !== null, isChecking: ask && me.isPending };
 }
 
 /**
