@@ -158,7 +158,7 @@ const SHELL_CSS = `.fp{font-family:ui-sans-serif,system-ui,sans-serif;color:#181
  */
 function shellVideo(video: WatchVideo): string {
   const src = playableSource(video);
-  if (!src || process.env.EXP_NOVIDEO) return '';
+  if (!src) return '';
   return `<video id="${SHELL_VIDEO_ID}" autoplay playsinline aria-label="${e(video.title)}"><source src="${e(src)}" type="${HLS_TYPE}" /></video>`;
 }
 

@@ -144,7 +144,9 @@ export function VideoPlayer({
     callbacks.current = { onFirstPlay, onEnded, onVideo };
   });
 
-  useEffect(() => {
+  // Layout effects, in the commit: the element is labelled and muted or not before anything plays
+  // it (an adopted shell video is played in the layout effect below).
+  useLayoutEffect(() => {
     callbacks.current.onVideo?.(el);
     // The remembered volume and speed (the element keeps defaultPlaybackRate across loads).
     video.current.volume = prefs.volume;
@@ -161,8 +163,7 @@ export function VideoPlayer({
     return attachWatchReporter(el, createWatchReporter({ videoId, sessionId, source: reportSource, send: reportSend }));
   }, [el, videoId, sessionId, reportSource, reportSend]);
 
-  // Before the source: the element autoplays as soon as it can.
-  useEffect(() => {
+  useLayoutEffect(() => {
     video.current.poster = poster ?? '';
     video.current.playsInline = true;
     video.current.autoplay = autoPlay;
