@@ -5,9 +5,9 @@ import { homeVideosQueryOptions, similarVideosQueryOptions, videoQueryOptions } 
 import { configQueryOptions } from '@/lib/public-config.ts';
 
 /**
- * Fills the query cache for the first screen (and the instance's config) through the screens' own query options; their GETs
- * are answered by the page's embedded data (lib/first-data.ts), so no request leaves and the first
- * render already has its data (ADR 017).
+ * Fills the query cache for the first screen and the instance's config through their own query
+ * options; their GETs are answered by the page's embedded data (lib/first-data.ts), so no request
+ * leaves and the first render already has its data (ADR 017).
  */
 export async function seedFirstScreen(queryClient: QueryClient, location: Location): Promise<void> {
   const params = new URLSearchParams(location.search);

@@ -1,4 +1,5 @@
 import type { VideoCaption } from '@glimpse/contract';
+import { HLS_TYPE } from '@glimpse/contract/first-paint';
 import { chapterAt, type Chapter } from '@glimpse/contract/chapters';
 import type { TrafficSource } from '@glimpse/contract/heartbeat';
 import clsx from 'clsx';
@@ -111,7 +112,7 @@ export function VideoPlayer({
   const box = useRef<HTMLDivElement>(null);
   const slot = useRef<HTMLDivElement>(null);
   // The browser's own HLS first where it has one; hls.js once a quality is chosen by hand there.
-  const [engine, setEngine] = useState(() => playbackEngine(document.createElement('video').canPlayType('application/vnd.apple.mpegurl') !== ''));
+  const [engine, setEngine] = useState(() => playbackEngine(document.createElement('video').canPlayType(HLS_TYPE) !== ''));
   // The element is the player's own, not React's: the watch page's shell may have started it at HTML
   // time (shell-video.ts), and it is adopted as it is, playing or buffered.
   const [el] = useState(() => (engine === 'native' ? shellVideoFor(src) : null) ?? document.createElement('video'));
