@@ -4,6 +4,7 @@ import { App } from './app/app.tsx';
 import { seedFirstScreen } from './app/first-data.ts';
 import { createAppRouter } from './app/router.tsx';
 import { shellImagesShown } from './app/shell-image.ts';
+import { appStylesApplied } from './app/shell-styles.ts';
 import './index.css';
 import { restoreSession } from './features/auth/api/auth-api.ts';
 import { createQueryClient } from './lib/query-client.ts';
@@ -22,7 +23,8 @@ restoreSession();
  * content (ADR 017): the route's lazy module is loaded and the cache holds the embedded answers.
  * Rendering earlier would blank the page while the route's chunk loads. A chosen language other than
  * English loads its catalogue first, so the page never shows in English before switching (a failed
- * load stays in English). The shell's main image is painted first (shell-image.ts).
+ * load stays in English). The shell's main image is painted first (shell-image.ts), and the app's
+ * stylesheet, which a shell page loads without blocking its paint, is applied (shell-styles.ts).
  */
 async function start() {
   const queryClient = createQueryClient();
@@ -41,6 +43,7 @@ async function start() {
     hasFirstData ? seedFirstScreen(queryClient, window.location) : undefined,
     initLocale().catch((err: unknown) => console.warn('Loading the language failed', err)),
     shellImagesShown(),
+    appStylesApplied(),
   ]);
   // Answers left unused by the first screen must not stand in for a later page's requests.
   const leave = router.subscribe(() => {

@@ -14,6 +14,12 @@ export const FIRST_DATA_ELEMENT_ID = 'glimpse-first-data';
  */
 export const SHELL_VIDEO_ID = 'glimpse-shell-video';
 
+/**
+ * Marks a shell page's links to the app's stylesheets, loaded as `media="print"` so they neither
+ * block the shell's paint nor sit in its HTML; the app applies them before its first render (ADR 017, addendum 6).
+ */
+export const APP_CSS_ATTRIBUTE = 'data-app-css';
+
 /** The HLS type the shell's `<source>` names: a browser without HLS of its own skips it (and fetches nothing). */
 export const HLS_TYPE = 'application/vnd.apple.mpegurl';
 

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FIRST_DATA_ELEMENT_ID, firstDataKey, HLS_TYPE, SHELL_VIDEO_ID, type FirstData, type VideoResult } from '@glimpse/contract';
+import { APP_CSS_ATTRIBUTE, FIRST_DATA_ELEMENT_ID, firstDataKey, HLS_TYPE, SHELL_VIDEO_ID, type FirstData, type VideoResult } from '@glimpse/contract';
 import { newId } from '../../lib/ids.ts';
 import { videoMediaPrefix } from '../../storage/media-keys.ts';
 import { bearer, createTestApp, createUser, createVideo, type TestContext } from '../../../test/harness.ts';
@@ -150,7 +150,7 @@ describe('first paint of home, search and watch', () => {
     expect(firstData((await page('/search')).html).answers).toEqual({ config: await apiAnswer('config') });
   });
 
-  it('preloads the route chunks the shell does not load, inlines the CSS and compresses the page', async () => {
+  it('preloads the route chunks the shell does not load, defers the app CSS behind the shell CSS and compresses the page', async () => {
     const video = await createVideo(t.ctx, owner);
     const watch = await page(`/video/${video.id}`);
     const preloads = [...watch.html.matchAll(/<link rel="modulepreload" fetchpriority="low" crossorigin href="([^"]+)"/g)].map((m) => m[1]);
@@ -159,9 +159,15 @@ describe('first paint of home, search and watch', () => {
     const id = newId();
     await createVideo(t.ctx, owner, { id, hlsKey: `${videoMediaPrefix(id)}/hls/master.m3u8` });
     expect((await page(`/video/${id}`)).html).not.toContain('hls-1.js');
-    expect(watch.html).toContain(`<style>${CSS}</style>`);
-    // Only a disabled link (never fetched) naming the sheet for Vite's loader of lazy chunks.
-    expect(watch.html.match(/<link rel="stylesheet"[^>]*>/g)).toEqual(['<link rel="stylesheet" href="/assets/main-1.css" disabled />']);
+    // The shell's own CSS inline; the app's sheet neither inline nor blocking (the app applies it).
+    expect(watch.html).toMatch(/<style>body\{margin:0\}\.fp\{[^<]*:root\[data-theme=dark\] \.fp\{color:#f4f4f5\}[^<]*<\/style>/);
+    expect(watch.html).not.toContain(CSS);
+    expect(watch.html.match(/<link rel="stylesheet"[^>]*>/g)).toEqual([`<link rel="stylesheet" href="/assets/main-1.css" media="print" ${APP_CSS_ATTRIBUTE} />`]);
+    // A page without a shell waits for the app: its sheet inline, and a disabled link (never
+    // fetched) naming it for Vite's loader of lazy chunks.
+    const tweet = await page(`/tweet/${newId()}`);
+    expect(tweet.html).toContain(`<style>${CSS}</style>`);
+    expect(tweet.html.match(/<link rel="stylesheet"[^>]*>/g)).toEqual(['<link rel="stylesheet" href="/assets/main-1.css" disabled />']);
     const home = await page('/');
     expect(home.html).toContain('href="/assets/home-1.js"');
     expect(home.html).not.toContain('hls-1.js');

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { API_PREFIX, escapeHtml, FIRST_DATA_ELEMENT_ID, FIRST_SHARED_REQUESTS, firstPaintPage, HLS_TYPE, playableSource, SHELL_VIDEO_ID, type FirstData, type FirstPage } from '@glimpse/contract';
+import { API_PREFIX, APP_CSS_ATTRIBUTE, escapeHtml, FIRST_DATA_ELEMENT_ID, FIRST_SHARED_REQUESTS, firstPaintPage, HLS_TYPE, playableSource, SHELL_VIDEO_ID, type FirstData, type FirstPage } from '@glimpse/contract';
 
 /**
  * First paint of home, search and watch (ADR 017): the page arrives with a static shell of its
@@ -76,12 +76,25 @@ export class BuildAssets {
     return [...files].map((f) => `<link rel="modulepreload" crossorigin href="/${escapeHtml(f)}" />`);
   }
 
+  /**
+   * A shell page's stylesheet links made non-blocking: the shell paints with its own inline CSS, and
+   * the browser fetches and parses the app's sheet as `print` (without holding the paint up, off the
+   * HTML's parse) until the app applies it before its first render (ADR 017, addendum 6). Inlined, the
+   * sheet was two thirds of every shell page and its parse the page's longest task.
+   */
+  async deferCss(html: string): Promise<string> {
+    const { css } = await this.load();
+    let out = html;
+    for (const file of css.keys()) out = out.replace(sheetLink(file), () => `<link rel="stylesheet" href="/${file}" media="print" ${APP_CSS_ATTRIBUTE} />`);
+    return out;
+  }
+
   /** index.html's stylesheet links replaced by the sheets themselves: no render-blocking request. */
   async inlineCss(html: string): Promise<string> {
     const { css } = await this.load();
     let out = html;
     for (const [file, text] of css) {
-      const link = new RegExp(`<link rel="stylesheet"[^>]*href="/${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"[^>]*>`);
+      const link = sheetLink(file);
       // The disabled link is never fetched; it tells Vite's loader of lazy chunks that the sheet is
       // on the page already (it would otherwise fetch it again and hold the route's render until it came).
       out = out.replace(link, () => `<style>${text.replace(/<\/style/gi, '<\\/style')}</style><link rel="stylesheet" href="/${file}" disabled />`);
@@ -89,6 +102,9 @@ export class BuildAssets {
     return out;
   }
 }
+
+/** index.html's `<link rel="stylesheet">` of one built sheet. */
+const sheetLink = (file: string) => new RegExp(`<link rel="stylesheet"[^>]*href="/${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"[^>]*>`);
 
 /** A chunk and everything it imports statically. */
 function closure(manifest: Manifest, key: string, seen = new Set<string>()): Set<string> {
@@ -144,11 +160,17 @@ const listOf = (data: unknown, key: string): Card[] => {
 };
 
 /**
- * Small and self-contained: the shell must look right before (and without) the app's own styles.
- * The watch poster has the app player's box (full width on a phone), so the app's player is not a
- * larger, later LCP candidate.
+ * Small and self-contained: this is the page's critical CSS, and the shell must look right before
+ * (and without) the app's own styles, which load without blocking it (`deferCss`). The watch poster
+ * has the app player's box (full width on a phone), so the app's player is not a larger, later LCP
+ * candidate. The dark colours are the app's own dark theme (index.css), under the same two
+ * selectors: the visitor's choice, else the system's.
  */
-const SHELL_CSS = `.fp{font-family:ui-sans-serif,system-ui,sans-serif;color:#18181b}.fp-bar{position:sticky;top:0;display:flex;align-items:center;gap:1rem;height:56px;padding:0 1rem;background:#fff;border-bottom:1px solid #e4e4e7}.fp-logo{font-weight:700;font-size:1.125rem;color:inherit;text-decoration:none}.fp-bar form{flex:1;max-width:36rem;margin:0 auto}.fp-bar input{width:100%;height:40px;padding:0 1rem;border:1px solid #d4d4d8;border-radius:9999px;font:inherit}.fp-main{padding:1.5rem 1rem}.fp-grid{display:grid;gap:1.5rem 1rem;grid-template-columns:repeat(auto-fill,minmax(260px,1fr));list-style:none;margin:0;padding:0}.fp-card a{color:inherit;text-decoration:none}.fp-thumb{display:block;aspect-ratio:16/9;overflow:hidden;border-radius:.75rem;background:#e4e4e7}.fp-thumb img,.fp-player img{display:block;width:100%;height:100%;object-fit:cover}.fp-title{display:block;margin-top:.5rem;font-weight:600;line-height:1.3}.fp-meta{display:block;font-size:.875rem;color:#52525b}.fp-player{position:relative;aspect-ratio:16/9;background:#000}.fp-player video{position:absolute;inset:0;width:100%;height:100%}.fp-watch{margin:-1.5rem -1rem 0}.fp-watch h1,.fp-watch p{margin:.75rem .75rem .25rem}.fp-watch h1{font-size:1.25rem}@media (min-width:640px){.fp-watch{margin:0}.fp-player{border-radius:.75rem;overflow:hidden}}`;
+const SHELL_LIGHT = `body{margin:0}.fp{font-family:ui-sans-serif,system-ui,sans-serif;color:#18181b}.fp-bar{position:sticky;top:0;display:flex;align-items:center;gap:1rem;height:56px;padding:0 1rem;background:#fff;border-bottom:1px solid #e4e4e7}.fp-logo{font-weight:700;font-size:1.125rem;color:inherit;text-decoration:none}.fp-bar form{flex:1;max-width:36rem;margin:0 auto}.fp-bar input{box-sizing:border-box;width:100%;height:40px;padding:0 1rem;border:1px solid #d4d4d8;border-radius:9999px;font:inherit}.fp-main{padding:1.5rem 1rem}.fp-grid{display:grid;gap:1.5rem 1rem;grid-template-columns:repeat(auto-fill,minmax(260px,1fr));list-style:none;margin:0;padding:0}.fp-card a{color:inherit;text-decoration:none}.fp-thumb{display:block;aspect-ratio:16/9;overflow:hidden;border-radius:.75rem;background:#e4e4e7}.fp-thumb img,.fp-player img{display:block;width:100%;height:100%;object-fit:cover}.fp-title{display:block;margin-top:.5rem;font-weight:600;line-height:1.3}.fp-meta{display:block;font-size:.875rem;color:#52525b}.fp-player{position:relative;aspect-ratio:16/9;background:#000}.fp-player video{position:absolute;inset:0;width:100%;height:100%}.fp-watch{margin:-1.5rem -1rem 0}.fp-watch h1,.fp-watch p{margin:.75rem .75rem .25rem}.fp-watch h1{font-size:1.25rem}@media (min-width:640px){.fp-watch{margin:0}.fp-player{border-radius:.75rem;overflow:hidden}}`;
+const SHELL_DARK = `body{background:#0f0f11;color-scheme:dark}.fp{color:#f4f4f5}.fp-bar{background:#1c1c20;border-color:#2e2e33}.fp-bar input{background:#1c1c20;color:inherit;border-color:#71717a}.fp-meta{color:#a1a1aa}.fp-thumb{background:#27272a}`;
+/** Each of SHELL_DARK's selectors under `root` (flat rules only). */
+const darkUnder = (root: string) => SHELL_DARK.replace(/(^|\})([^{}]+)\{/g, (_, end: string, selectors: string) => `${end}${selectors.split(',').map((sel) => `${root} ${sel}`).join(',')}{`);
+const SHELL_CSS = `${SHELL_LIGHT}${darkUnder(':root[data-theme=dark]')}@media (prefers-color-scheme:dark){${darkUnder(':root:not([data-theme=light])')}}`;
 
 /**
  * The watch page's video, started by the HTML itself: on a phone its playlists and first segments

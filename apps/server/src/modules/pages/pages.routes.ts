@@ -52,7 +52,9 @@ export function webPages({ ctx, securityHeaders }: PagesOptions) {
     const first = await firstPaint(request.server, assets, { pathname: url.pathname, search: url.searchParams }, site);
     // Every other route gets the file as built (precompressed, no lookup).
     if (!first && !hasPageMeta(url.pathname)) return reply.type('text/html').sendFile('index.html', webDist, { maxAge: 0 });
-    const html = await assets.inlineCss(await template.render(await pages.metaFor(url.pathname), first ?? undefined));
+    const page = await template.render(await pages.metaFor(url.pathname), first ?? undefined);
+    // A shell paints with its own CSS; a page without one waits for the app, styles inline.
+    const html = first ? await assets.deferCss(page) : await assets.inlineCss(page);
     reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').header('vary', 'accept-encoding');
     return sendCompressed(request, reply, html);
   }
