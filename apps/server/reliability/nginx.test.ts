@@ -1,5 +1,6 @@
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { connect as http2Connect } from 'node:http2';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,7 +15,7 @@ import { freePort, scratchDatabase, startProcess, type ServerProcess } from '../
 /**
  * The shipped nginx front (docs/nginx.conf, changed only in ports and paths) before a real Glimpse
  * run as that file says (its TRUST_PROXY): each client address has its own rate limit, whatever
- * X-Forwarded-For it sends, and a login over https sets a Secure refresh cookie.
+ * X-Forwarded-For it sends, a login over https sets a Secure refresh cookie, and https is HTTP/2.
  * Clients bind distinct loopback addresses (127.0.0.2, 127.0.0.3, ...) to be distinct clients to nginx.
  */
 const LOGIN_LIMIT = 3;
@@ -126,4 +127,28 @@ it('sets the refresh cookie Secure on a login over https, and not over plain htt
   expect(overHttp.status, overHttp.body).toBe(200);
   expect(cookieOf(overHttp)).toBeDefined();
   expect(cookieOf(overHttp)).not.toMatch(/Secure/);
+});
+
+it('speaks HTTP/2 over https: one connection carries a page\'s requests side by side', async () => {
+  // On HTTP/1.1 a browser opens six connections and queues the rest: the watch page's video waited
+  // behind the app's scripts (ADR 017, addendum 6).
+  const session = http2Connect(`https://127.0.0.1:${httpsPort}`, { ca: nginx.certificate, servername: 'localhost' });
+  try {
+    await new Promise<void>((resolve, reject) => session.once('connect', () => resolve()).once('error', reject));
+    expect(session.alpnProtocol).toBe('h2');
+    const get = (p: string) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const stream = session.request({ ':path': p });
+        let status = 0;
+        let body = '';
+        stream.on('response', (headers) => (status = Number(headers[':status'])));
+        stream.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
+        stream.on('end', () => resolve({ status, body })).on('error', reject);
+      });
+    const answers = await Promise.all(Array.from({ length: 8 }, () => get('/api/v1/health')));
+    expect(answers.map((a) => a.status)).toEqual(Array(8).fill(200));
+    expect(JSON.parse(answers[0]!.body)).toMatchObject({ success: true });
+  } finally {
+    session.close();
+  }
 });

@@ -67,7 +67,7 @@ export async function startNginx(o: {
   const more = (o.moreUpstreamPorts ?? []).map((port) => `\n    server 127.0.0.1:${port};`).join('');
   conf = mustReplace(conf, 'server 127.0.0.1:3000;', `server 127.0.0.1:${o.upstreamPort};${more}`);
   conf = mustReplace(conf, 'listen 80;', `listen 127.0.0.1:${o.httpPort};`);
-  conf = mustReplace(conf, 'listen 443 ssl;', `listen 127.0.0.1:${o.httpsPort} ssl;`);
+  conf = mustReplace(conf, 'listen 443 ssl http2;', `listen 127.0.0.1:${o.httpsPort} ssl http2;`);
   conf = mustReplace(conf, '/etc/ssl/glimpse/', `${certDir}/`);
   const file = path.join(o.root, 'nginx.conf');
   writeFileSync(file, `daemon off; pid ${o.root}/nginx.pid; error_log ${o.root}/nginx-error.log;\n${conf}`);
