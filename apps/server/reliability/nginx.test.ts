@@ -130,8 +130,7 @@ it('sets the refresh cookie Secure on a login over https, and not over plain htt
 });
 
 it('speaks HTTP/2 over https: one connection carries a page\'s requests side by side', async () => {
-  // On HTTP/1.1 a browser opens six connections and queues the rest: the watch page's video waited
-  // behind the app's scripts (ADR 017, addendum 6).
+  // On HTTP/1.1 a browser opens six connections to a host and queues the rest (docs/deploy-nginx.md).
   const session = http2Connect(`https://127.0.0.1:${httpsPort}`, { ca: nginx.certificate, servername: 'localhost' });
   try {
     await new Promise<void>((resolve, reject) => session.once('connect', () => resolve()).once('error', reject));
