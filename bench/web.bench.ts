@@ -7,7 +7,7 @@
  *        CHROME_PATH defaults to /usr/bin/chromium)
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -315,8 +315,8 @@ try {
   };
   const direct = await frames(`http://127.0.0.1:${PORT}`);
   const frontRoot = path.resolve('bench/tmp/web-front');
+  // startNginx makes the folder (its certificate's).
   rmSync(frontRoot, { recursive: true, force: true });
-  mkdirSync(frontRoot, { recursive: true });
   const front = await startNginx({ root: frontRoot, dataDir, upstreamPort: PORT, httpPort: PORT + 1, httpsPort: PORT + 2 });
   const viaFront = await frames(`https://127.0.0.1:${PORT + 2}`).finally(() => front.stop());
   // NaN: the step did not happen (no hls.js where the browser plays HLS itself).

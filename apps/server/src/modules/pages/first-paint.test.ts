@@ -160,7 +160,7 @@ describe('first paint of home, search and watch', () => {
     await createVideo(t.ctx, owner, { id, hlsKey: `${videoMediaPrefix(id)}/hls/master.m3u8` });
     expect((await page(`/video/${id}`)).html).not.toContain('hls-1.js');
     // The shell's own CSS inline; the app's sheet neither inline nor blocking (the app applies it).
-    expect(watch.html).toMatch(/<style>body\{margin:0\}\.fp\{[^<]*:root\[data-theme=dark\] \.fp\{color:#f4f4f5\}[^<]*<\/style>/);
+    expect(watch.html).toMatch(/<style>:root\{--fp-canvas:#fff;[^<]*:root\[data-theme=dark\]\{color-scheme:dark;[^}]*--fp-fg:#f4f4f5;[^<]*\.fp\{[^}]*color:var\(--fp-fg\)\}[^<]*<\/style>/);
     expect(watch.html).not.toContain(CSS);
     expect(watch.html.match(/<link rel="stylesheet"[^>]*>/g)).toEqual([`<link rel="stylesheet" href="/assets/main-1.css" media="print" ${APP_CSS_ATTRIBUTE} />`]);
     // A page without a shell waits for the app: its sheet inline, and a disabled link (never
