@@ -158,13 +158,17 @@ async function firstFrame(target: string): Promise<FrameTimes> {
       uploadThroughput: (750 * 1024) / 8,
     });
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
-    // Browser-side code as text: the bench compiles without the DOM's types.
+    // Browser-side code as text: the bench compiles without the DOM's types. The time of the first
+    // frame is a promise the page keeps; waiting on it is one CDP call (Playwright's waitForFunction
+    // would put its injected script and a polling task on the page's main thread during the load).
     await page.addInitScript({
-      content: `(() => { const look = () => { const v = document.querySelector('video'); if (v) v.requestVideoFrameCallback(() => { window.firstFrame = performance.now(); }); else requestAnimationFrame(look); }; look(); })();`,
+      content: `window.firstFrameAt = new Promise((resolve) => { const look = () => { const v = document.querySelector('video'); if (v) v.requestVideoFrameCallback(() => resolve(performance.now())); else requestAnimationFrame(look); }; look(); });`,
     });
     await page.goto(target, { waitUntil: 'commit' });
-    // Functions, not strings: the page's CSP forbids eval.
-    await page.waitForFunction(() => (globalThis as { firstFrame?: number }).firstFrame !== undefined, undefined, { timeout: 60_000, polling: 100 });
+    const answer = cdp.send('Runtime.evaluate', { expression: 'window.firstFrameAt', awaitPromise: true, returnByValue: true });
+    const timeout = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no video frame in 60 s')), 60_000).unref());
+    const frame = Number(((await Promise.race([answer, timeout])) as { result: { value?: unknown } }).result.value);
+    if (!Number.isFinite(frame)) throw new Error(`no first-frame time on ${target}`);
     // No named helpers inside: tsx would wrap them in a `__name` call the page does not have.
     const [appJs, hlsJs, playlists, segment] = await page.evaluate(() =>
       [/\/assets\/(?!hls)[^/]*\.js$/, /\/assets\/hls[^/]*\.js$/, /\.m3u8(\?|$)/, /\/media\/.*\.(ts|m4s|mp4)(\?|$)/].map((re, i) => {
@@ -175,7 +179,6 @@ async function firstFrame(target: string): Promise<FrameTimes> {
         return ends.length ? (i === 3 ? Math.min(...ends) : Math.max(...ends)) : NaN;
       }),
     );
-    const frame = await page.evaluate(() => (globalThis as { firstFrame?: number }).firstFrame ?? NaN);
     return { frame, appJs: appJs!, hlsJs: hlsJs!, playlists: playlists!, segment: segment! };
   } finally {
     await browser.close();

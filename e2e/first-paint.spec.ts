@@ -75,4 +75,14 @@ test("the watch page's video starts with the HTML, and the player adopts it inst
   expect(await page.evaluate(() => (window as unknown as { firstMedia?: EventTarget }).firstMedia === document.querySelector('[role="region"] video'))).toBe(true);
   expect(await page.evaluate(() => document.getElementById('glimpse-shell-video'))).toBeNull();
   expect(masters).toHaveLength(1);
+  // The HTML preloaded the start rung's and the audio's playlists, init and first segments; the
+  // player's own requests for them came from the browser's cache (nothing transferred).
+  const { preloaded, played } = await page.evaluate(() => {
+    const hrefs = Array.from(document.querySelectorAll<HTMLLinkElement>('link[rel="preload"][as="fetch"]'), (l) => l.href);
+    const media = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
+    return { preloaded: hrefs, played: media.filter((e) => hrefs.includes(e.name) && e.initiatorType === 'video').map((e) => e.transferSize) };
+  });
+  expect(preloaded.map((u) => u.replace(/^.*\/hls\//, '')).sort()).toEqual(['180p/index.m3u8', '180p/init_1.mp4', '180p/seg_00000.m4s', 'audio/index.m3u8', 'audio/init_0.mp4', 'audio/seg_00000.m4s']);
+  expect(played.length).toBeGreaterThanOrEqual(preloaded.length);
+  expect(played.every((bytes) => bytes === 0)).toBe(true);
 });

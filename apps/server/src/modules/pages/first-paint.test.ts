@@ -128,6 +128,61 @@ describe('first paint of home, search and watch', () => {
     }
   });
 
+  it("preloads the files a player fetches for a public video's first frame, which then come from the browser's cache", async () => {
+    // As our transcode writes them, the top rung listed first here: the player starts with the lowest bandwidth.
+    const store = async (id: string) => {
+      const hls = `${videoMediaPrefix(id)}/hls`;
+      const files: Record<string, string> = {
+        'master.m3u8': [
+          '#EXTM3U',
+          '#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="group_audio",NAME="audio_0",DEFAULT=YES,CHANNELS="2",URI="audio/index.m3u8"',
+          '#EXT-X-STREAM-INF:BANDWIDTH=900000,RESOLUTION=640x360,CODECS="avc1.64001e,mp4a.40.2",AUDIO="group_audio"',
+          '360p/index.m3u8',
+          '#EXT-X-STREAM-INF:BANDWIDTH=450000,RESOLUTION=426x240,CODECS="avc1.640015,mp4a.40.2",AUDIO="group_audio"',
+          '240p/index.m3u8',
+        ].join('\n'),
+        '240p/index.m3u8': '#EXTM3U\n#EXT-X-MAP:URI="init_1.mp4"\n#EXTINF:4.000000,\nseg_00000.m4s\n#EXTINF:4.000000,\nseg_00001.m4s\n#EXT-X-ENDLIST\n',
+        '360p/index.m3u8': '#EXTM3U\n#EXT-X-MAP:URI="init_2.mp4"\n#EXTINF:4.000000,\nseg_00000.m4s\n#EXT-X-ENDLIST\n',
+        'audio/index.m3u8': '#EXTM3U\n#EXT-X-MAP:URI="init_0.mp4"\n#EXTINF:4.010667,\nseg_00000.m4s\n#EXT-X-ENDLIST\n',
+        '240p/init_1.mp4': 'init',
+        '240p/seg_00000.m4s': 'segment',
+        'audio/init_0.mp4': 'init',
+        'audio/seg_00000.m4s': 'segment',
+      };
+      for (const [name, body] of Object.entries(files)) await t.ctx.storage.putBuffer(`${hls}/${name}`, Buffer.from(body));
+      return { id, hlsKey: `${hls}/master.m3u8` };
+    };
+    const preloadsOf = (html: string) => [...html.matchAll(/<link rel="preload" as="fetch" href="([^"]+)" \/>/g)].map((m) => m[1]!);
+
+    const video = await createVideo(t.ctx, owner, await store(newId()));
+    const { html } = await page(`/video/${video.id}`);
+    const master = data(html, `videos/${video.id}`).video.videoFile.url!;
+    const base = master.replace(/master\.m3u8$/, '');
+    const preloads = preloadsOf(html);
+    expect(preloads).toEqual(['240p/index.m3u8', '240p/init_1.mp4', '240p/seg_00000.m4s', 'audio/index.m3u8', 'audio/init_0.mp4', 'audio/seg_00000.m4s'].map((f) => base + f));
+    // In the head before any script (on a slow link they would queue behind them).
+    expect(html.indexOf(preloads[0]!)).toBeLessThan(html.indexOf('<script'));
+    // Each is served, and stored by the browser for its player's own request of it.
+    for (const url of preloads) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['cache-control'], url).toBe('public, max-age=31536000, immutable');
+    }
+
+    // Unlisted: its media is served by signed, no-store links, which a preload would only load twice.
+    const unlisted = await createVideo(t.ctx, owner, { ...(await store(newId())), privacy: 'unlisted' });
+    const linked = (await page(`/video/${unlisted.id}`)).html;
+    expect(rootOf(linked)).toContain(`<video id="${SHELL_VIDEO_ID}"`);
+    expect(preloadsOf(linked)).toEqual([]);
+    // Playlists that are not stored: the page goes without.
+    const id = newId();
+    const missing = await createVideo(t.ctx, owner, { id, hlsKey: `${videoMediaPrefix(id)}/hls/master.m3u8` });
+    const bare = await page(`/video/${missing.id}`);
+    expect(bare.status).toBe(200);
+    expect(rootOf(bare.html)).toContain(`<video id="${SHELL_VIDEO_ID}"`);
+    expect(preloadsOf(bare.html)).toEqual([]);
+  });
+
   it('embeds nothing for a video the public may not see, whoever asks for the page', async () => {
     const hidden = await createVideo(t.ctx, owner, { title: 'Secret watch', privacy: 'private' });
     const { status, html } = await page(`/video/${hidden.id}`, await bearer(t.ctx, owner));

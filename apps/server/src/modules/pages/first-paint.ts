@@ -183,13 +183,15 @@ function shellVideo(video: WatchVideo): string {
 
 /**
  * The head tags and #root content of a first-paint page, or null for any other path. `site` is
- * the instance's name (the shell's logo text).
+ * the instance's name (the shell's logo text); `videoStart` names the files after a master
+ * playlist that a player fetches for its first frame (HlsStart).
  */
 export async function firstPaint(
   app: FastifyInstance,
   assets: BuildAssets,
   url: { pathname: string; search: URLSearchParams },
   site: string,
+  videoStart: (masterUrl: string) => Promise<string[]>,
 ): Promise<FirstPaint | null> {
   const first = firstPaintPage(url.pathname, url.search);
   if (!first) return null;
@@ -213,6 +215,10 @@ export async function firstPaint(
   }
   // Before the module preloads: on a slow link the image otherwise queues behind 20-30 scripts.
   const early = lcp ? [`<link rel="preload" as="image" href="${e(lcp)}" fetchpriority="high" />`] : [];
+  // The shell video's playlists and first segments, all at once: its player would ask for them one
+  // after another, each waiting for the app's scripts, and find them in the HTTP cache instead.
+  const src = video && playableSource(video);
+  if (src) for (const file of await videoStart(src)) early.push(`<link rel="preload" as="fetch" href="${e(file)}" />`);
   head.push(`<style>${SHELL_CSS}</style>`);
   const query = first.page === 'search' ? e(url.search.get('searchText') ?? '') : '';
   const bar = `<header class="fp-bar"><a class="fp-logo" href="/">${e(site)}</a><form action="/search" role="search"><input type="search" name="searchText" value="${query}" aria-label="Search" placeholder="Search" /></form></header>`;

@@ -6,6 +6,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyHelmetOptions } from '@fastify/helmet';
 import type { AppContext } from '../../context.ts';
 import { errorBody } from '../../plugins/errors.ts';
+import { HlsStart } from '../media-access/hls-start.ts';
 import { BuildAssets, firstPaint } from './first-paint.ts';
 import { HeadTemplate } from './html-head.ts';
 import { hasPageMeta, PagesService } from './pages.service.ts';
@@ -31,6 +32,7 @@ export function webPages({ ctx, securityHeaders }: PagesOptions) {
   const pages = new PagesService(ctx);
   const template = new HeadTemplate(path.join(webDist, 'index.html'));
   const assets = new BuildAssets(webDist);
+  const hlsStart = new HlsStart(ctx);
 
   const routes: FastifyPluginAsync = async (app) => {
     const embedHeaders = {
@@ -49,7 +51,9 @@ export function webPages({ ctx, securityHeaders }: PagesOptions) {
     const url = new URL(request.url, 'http://page');
     const site = (await ctx.settings.get()).name;
     // Home, search and watch: the filled shell and first data (ADR 017).
-    const first = await firstPaint(request.server, assets, { pathname: url.pathname, search: url.searchParams }, site);
+    const first = await firstPaint(request.server, assets, { pathname: url.pathname, search: url.searchParams }, site, (master) =>
+      hlsStart.files(master, request.log),
+    );
     // Every other route gets the file as built (precompressed, no lookup).
     if (!first && !hasPageMeta(url.pathname)) return reply.type('text/html').sendFile('index.html', webDist, { maxAge: 0 });
     const page = await template.render(await pages.metaFor(url.pathname), first ?? undefined);
