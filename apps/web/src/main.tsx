@@ -7,6 +7,7 @@ import { shellImagesShown } from './app/shell-image.ts';
 import { appStylesApplied } from './app/shell-styles.ts';
 import './index.css';
 import { restoreSession } from './features/auth/api/auth-api.ts';
+import { shellVideoStarted } from './features/videos/player/shell-video.ts';
 import { createQueryClient } from './lib/query-client.ts';
 import { dropFirstData, loadFirstData } from './lib/first-data.ts';
 import { initLocale } from './lib/i18n/i18n.ts';
@@ -44,6 +45,7 @@ async function start() {
     initLocale().catch((err: unknown) => console.warn('Loading the language failed', err)),
     shellImagesShown(),
     appStylesApplied(),
+    shellVideoStarted(),
   ]);
   // Answers left unused by the first screen must not stand in for a later page's requests.
   const leave = router.subscribe(() => {
