@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { settled } from '@/test/settled.ts';
 import { shellImagesShown } from './shell-image.ts';
 
 /** A shell with one main image that has not loaded yet (jsdom loads no images: `complete` is set by hand). */
@@ -8,13 +9,6 @@ function shellWithImage(): HTMLImageElement {
   Object.defineProperty(img, 'complete', { value: false, configurable: true });
   return img;
 }
-
-const settled = async (p: Promise<void>) => {
-  let done = false;
-  void p.then(() => (done = true));
-  await vi.advanceTimersByTimeAsync(0);
-  return done;
-};
 
 describe('shellImagesShown', () => {
   afterEach(() => {

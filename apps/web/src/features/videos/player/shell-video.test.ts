@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { HLS_TYPE, SHELL_VIDEO_ID } from '@glimpse/contract/first-paint';
+import { settled } from '@/test/settled.ts';
 import { SHELL_VIDEO_WAIT_MS, shellVideoStarted } from './shell-video.ts';
 
 /** The watch shell's video, loading (jsdom plays nothing: its state is set by hand). */
@@ -10,13 +11,6 @@ function shellVideo(state: { readyState?: number; networkState?: number } = {}):
   Object.defineProperty(video, 'networkState', { value: state.networkState ?? HTMLMediaElement.NETWORK_LOADING, configurable: true });
   return video;
 }
-
-const settled = async (p: Promise<void>) => {
-  let done = false;
-  void p.then(() => (done = true));
-  await vi.advanceTimersByTimeAsync(0);
-  return done;
-};
 
 describe('shellVideoStarted', () => {
   afterEach(() => {
