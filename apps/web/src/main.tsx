@@ -25,7 +25,8 @@ restoreSession();
  * Rendering earlier would blank the page while the route's chunk loads. A chosen language other than
  * English loads its catalogue first, so the page never shows in English before switching (a failed
  * load stays in English). The shell's main image is painted first (shell-image.ts), and the app's
- * stylesheet, which a shell page loads without blocking its paint, is applied (shell-styles.ts).
+ * stylesheet, which a shell page loads without blocking its paint, is applied (shell-styles.ts). On
+ * the watch page the shell's video gets its first frame first (shell-video.ts), 1.5 s at most.
  */
 async function start() {
   const queryClient = createQueryClient();
