@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { audioRendition, mediaStart, startVariant } from './hls-start.ts';
+import { audioRendition, beside, mediaStart, startVariant } from './hls-start.ts';
 
 const MASTER = [
   '#EXTM3U',
@@ -33,5 +33,13 @@ describe('HLS start files', () => {
     expect(mediaStart('#EXTM3U\n#EXT-X-MAP:URI="init_1.mp4"\n#EXTINF:4,\nseg_00000.m4s\n#EXTINF:4,\nseg_00001.m4s\n')).toEqual(['init_1.mp4', 'seg_00000.m4s']);
     expect(mediaStart('#EXTM3U\n#EXTINF:4,\n  a.ts  \n#EXTINF:4,\nb.ts\n')).toEqual(['a.ts']);
     expect(mediaStart('#EXTM3U\n#EXT-X-ENDLIST\n')).toEqual([]);
+  });
+
+  it('follows a reference beside or below the playlist, by URL and by key, and nothing else', () => {
+    const master = { url: '/media/videos/v1/pub-t/hls/master.m3u8', key: 'videos/v1/hls/master.m3u8' };
+    expect(beside(master, '240p/index.m3u8')).toEqual({ url: '/media/videos/v1/pub-t/hls/240p/index.m3u8', key: 'videos/v1/hls/240p/index.m3u8' });
+    expect(beside({ url: '/m/hls/240p/index.m3u8', key: 'k/hls/240p/index.m3u8' }, 'seg_00000.m4s')).toEqual({ url: '/m/hls/240p/seg_00000.m4s', key: 'k/hls/240p/seg_00000.m4s' });
+    for (const uri of ['../other/master.m3u8', 'a/../../x.m4s', '..', '/media/x.m4s', 'https://elsewhere.example/x.m4s', 'seg.m4s?x=1'])
+      expect(beside(master, uri), uri).toBeNull();
   });
 });

@@ -62,11 +62,19 @@ export function mediaStart(playlist: string): string[] {
   return files;
 }
 
-/** A reference in a playlist at `base` (a URL path) as a path of this origin, or null for another origin. */
-const resolveUri = (uri: string, base: string): string | null => {
-  const url = new URL(uri, `http://origin${base}`);
-  return url.origin === 'http://origin' ? url.pathname : null;
-};
+/** A stored file by its URL path and its storage key, which end alike (`.../hls/240p/index.m3u8`). */
+export interface Located {
+  url: string;
+  key: string;
+}
+
+/** A reference our playlists make: a file beside or below the playlist (no scheme, no absolute path, no `..`). */
+const PLAIN = /^(?![a-z][a-z\d+.-]*:)(?!\/)(?!(?:.*\/)?\.\.(?:\/|$))[^?#]+$/i;
+const folder = (p: string) => p.slice(0, p.lastIndexOf('/') + 1);
+
+/** The file `uri` names in the playlist `from`, by URL and by key; null for any other kind of reference. */
+export const beside = (from: Located, uri: string): Located | null =>
+  PLAIN.test(uri) ? { url: folder(from.url) + uri, key: folder(from.key) + uri } : null;
 
 const CACHE_MS = 5 * 60_000;
 const CACHE_ENTRIES = 1000;
@@ -99,26 +107,26 @@ export class HlsStart {
   }
 
   private async read(masterUrl: string): Promise<string[]> {
-    const master = await this.text(masterUrl);
-    const variant = master === null ? null : startVariant(master);
-    if (!master || !variant) return [];
-    const audio = variant.audio ? audioRendition(master, variant.audio) : null;
-    const playlists = [variant.uri, audio].flatMap((uri) => (uri ? [resolveUri(uri, masterUrl)] : [])).filter((p): p is string => p !== null);
+    // One access check, the master's: the files it names share its credential.
+    if (!masterUrl.startsWith(`${MEDIA_PATH}/`)) return [];
+    const file = await this.media.resolve(decodeURIComponent(masterUrl.slice(MEDIA_PATH.length + 1))).catch(() => null);
+    if (file?.cacheControl !== PUBLIC_CACHE) return [];
+    const master: Located = { url: masterUrl, key: file.key };
+    const text = await this.text(master.key);
+    const variant = startVariant(text);
+    if (!variant) return [];
+    const audio = variant.audio ? audioRendition(text, variant.audio) : null;
+    const playlists = [variant.uri, audio].flatMap((uri) => (uri ? [beside(master, uri)] : [])).filter((p): p is Located => p !== null);
     const starts = await Promise.all(
-      playlists.map(async (p) => {
-        const text = await this.text(p);
-        const files = text === null ? [] : mediaStart(text).map((uri) => resolveUri(uri, p));
-        return text === null || files.includes(null) ? [] : [p, ...(files as string[])];
+      playlists.map(async (playlist) => {
+        const files = mediaStart(await this.text(playlist.key)).map((uri) => beside(playlist, uri));
+        return files.includes(null) ? [] : [playlist, ...(files as Located[])].map((f) => f.url);
       }),
     );
     return starts.flat();
   }
 
-  /** A public playlist's stored text, or null (not under /media, not public, not stored). */
-  private async text(urlPath: string): Promise<string | null> {
-    if (!urlPath.startsWith(`${MEDIA_PATH}/`)) return null;
-    const file = await this.media.resolve(decodeURIComponent(urlPath.slice(MEDIA_PATH.length + 1))).catch(() => null);
-    if (!file || file.cacheControl !== PUBLIC_CACHE || !(await this.ctx.storage.exists(file.key))) return null;
-    return (await buffer(await this.ctx.storage.getStream(file.key))).toString('utf8');
+  private async text(key: string): Promise<string> {
+    return (await buffer(await this.ctx.storage.getStream(key))).toString('utf8');
   }
 }
