@@ -65,7 +65,10 @@ test("the watch page's video starts with the HTML, and the player adopts it inst
   await trackPlayback(page);
   // The first element to start loading media: the shell's, before any script of the app has run.
   await page.addInitScript(() => {
-    document.addEventListener('loadstart', (e) => ((window as unknown as { firstMedia?: EventTarget }).firstMedia ??= e.target!), true);
+    const w = window as unknown as { firstMedia?: EventTarget; videoSettledAt?: number };
+    document.addEventListener('loadstart', (e) => (w.firstMedia ??= e.target!), true);
+    // When the shell's video had its first frame or stopped loading: the app's scripts wait for it (ADR 017, addendum 8).
+    for (const type of ['loadeddata', 'suspend']) document.addEventListener(type, () => (w.videoSettledAt ??= performance.now()), true);
   });
   await page.goto(`/video/${video._id}`);
   // The app's player (its controls), playing the very element the HTML started.
@@ -85,4 +88,11 @@ test("the watch page's video starts with the HTML, and the player adopts it inst
   expect(preloaded.map((u) => u.replace(/^.*\/hls\//, '')).sort()).toEqual(['180p/index.m3u8', '180p/init_1.mp4', '180p/seg_00000.m4s', 'audio/index.m3u8', 'audio/init_0.mp4', 'audio/seg_00000.m4s']);
   expect(played.length).toBeGreaterThanOrEqual(preloaded.length);
   expect(played.every((bytes) => bytes === 0)).toBe(true);
+  // No script of the app was requested before the video had its first frame (or stopped loading).
+  const { settledAt, scriptsFrom } = await page.evaluate(() => ({
+    settledAt: (window as unknown as { videoSettledAt?: number }).videoSettledAt ?? NaN,
+    scriptsFrom: Math.min(...(performance.getEntriesByType('resource') as PerformanceResourceTiming[]).filter((e) => /\/assets\/[^/]+\.js$/.test(e.name)).map((e) => e.startTime)),
+  }));
+  expect(Number.isFinite(scriptsFrom)).toBe(true);
+  expect(scriptsFrom).toBeGreaterThanOrEqual(settledAt);
 });

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
+import { APP_AFTER_VIDEO_SCRIPT } from '@glimpse/contract/first-paint';
 import { THEME_BOOT_SCRIPT } from '@glimpse/contract/theme-boot';
 import Fastify, { type FastifyInstance, type FastifySchema, type FastifyServerOptions } from 'fastify';
 import cookie from '@fastify/cookie';
@@ -71,7 +72,7 @@ export interface BuildOptions {
   logger?: FastifyServerOptions['logger'];
 }
 
-const THEME_BOOT_HASH = `'sha256-${createHash('sha256').update(THEME_BOOT_SCRIPT).digest('base64')}'`;
+const scriptHash = (script: string) => `'sha256-${createHash('sha256').update(script).digest('base64')}'`;
 
 /** helmet's options: for every answer, those of the router's refusals included (see routerErrorHandler). */
 function securityHeadersFor(config: Config) {
@@ -85,8 +86,9 @@ function securityHeadersFor(config: Config) {
         connectSrc: ["'self'", ...s3],
         workerSrc: ["'self'", 'blob:'],
         styleSrc: ["'self'", "'unsafe-inline'"],
-        // The one inline script: the theme before first paint (index.html), allowed by its hash.
-        scriptSrc: ["'self'", THEME_BOOT_HASH],
+        // The inline scripts, each allowed by its hash: the theme before first paint (index.html) and
+        // the watch shell's loader of the app's scripts.
+        scriptSrc: ["'self'", scriptHash(THEME_BOOT_SCRIPT), scriptHash(APP_AFTER_VIDEO_SCRIPT)],
         upgradeInsecureRequests: null,
       },
     },

@@ -72,3 +72,19 @@ export function firstPaintPage(pathname: string, search: URLSearchParams): { pag
   }
   return null;
 }
+
+/** The `<script type="application/json">` listing the app's scripts that the watch shell loads after its video (below). */
+export const APP_SCRIPTS_ELEMENT_ID = 'glimpse-app-scripts';
+
+/** How long the watch shell waits at most for its video's first frame before it loads the app. */
+export const SHELL_VIDEO_WAIT_MS = 1500;
+
+/**
+ * The watch shell's one inline script (ADR 017, addendum 8): where the browser plays the shell's
+ * video itself, the app's scripts are requested once the video has its first frame (`loadeddata`),
+ * has stopped loading without one (`suspend`), cannot play its source (`error`), or after
+ * SHELL_VIDEO_WAIT_MS; at once where it cannot play HLS. On a slow link the first segments then have
+ * the link to themselves instead of sharing it with 20 scripts. The list's first entry is the entry
+ * module, the others its module preloads. The CSP allows it by its hash (apps/server/src/app.ts).
+ */
+export const APP_AFTER_VIDEO_SCRIPT = `(function(){var v=document.getElementById(${JSON.stringify(SHELL_VIDEO_ID)}),e=['loadeddata','suspend','error'],d=0;function go(){if(d)return;d=1;e.forEach(function(t){v&&v.removeEventListener(t,go,true)});JSON.parse(document.getElementById(${JSON.stringify(APP_SCRIPTS_ELEMENT_ID)}).textContent).forEach(function(u,i){var s=document.createElement(i?'link':'script');if(i){s.rel='modulepreload';s.href=u}else{s.type='module';s.src=u}s.crossOrigin='';document.head.appendChild(s)})}if(!v||v.readyState>=2||!v.canPlayType(${JSON.stringify(HLS_TYPE)}))return go();e.forEach(function(t){v.addEventListener(t,go,true)});setTimeout(go,${SHELL_VIDEO_WAIT_MS})})();`;

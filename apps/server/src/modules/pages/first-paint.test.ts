@@ -1,9 +1,10 @@
+import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { APP_CSS_ATTRIBUTE, FIRST_DATA_ELEMENT_ID, firstDataKey, HLS_TYPE, SHELL_VIDEO_ID, type FirstData, type VideoResult } from '@glimpse/contract';
+import { APP_AFTER_VIDEO_SCRIPT, APP_CSS_ATTRIBUTE, APP_SCRIPTS_ELEMENT_ID, FIRST_DATA_ELEMENT_ID, firstDataKey, HLS_TYPE, SHELL_VIDEO_ID, type FirstData, type VideoResult } from '@glimpse/contract';
 import { newId } from '../../lib/ids.ts';
 import { videoMediaPrefix } from '../../storage/media-keys.ts';
 import { bearer, createTestApp, createUser, createVideo, type TestContext } from '../../../test/harness.ts';
@@ -120,12 +121,32 @@ describe('first paint of home, search and watch', () => {
     const url = answer.video.videoFile.url!;
     expect(url).toMatch(/master\.m3u8$/);
     expect(rootOf(html)).toContain(
-      `<video id="${SHELL_VIDEO_ID}" autoplay playsinline aria-label="Plays &quot;now&quot; &lt;b&gt;"><source src="${url}" type="${HLS_TYPE}" /></video>`,
+      `<video id="${SHELL_VIDEO_ID}" autoplay controls playsinline aria-label="Plays &quot;now&quot; &lt;b&gt;"><source src="${url}" type="${HLS_TYPE}" /></video>`,
     );
     for (const status of ['processing', 'failed'] as const) {
       const unplayable = await createVideo(t.ctx, owner, { ...withHls(), status });
       expect(rootOf((await page(`/video/${unplayable.id}`)).html), status).not.toContain('<video');
     }
+  });
+
+  it("loads the app's scripts after the shell video's first frame, by the one inline loader the CSP allows", async () => {
+    const id = newId();
+    const video = await createVideo(t.ctx, owner, { id, hlsKey: `${videoMediaPrefix(id)}/hls/master.m3u8` });
+    const { html, headers } = await page(`/video/${video.id}`);
+    // No script or module preload the parser would fetch at once: the video's first segments have the link.
+    expect(html).not.toMatch(/<script type="module"|<link rel="modulepreload"/);
+    const list = new RegExp(`<script type="application/json" id="${APP_SCRIPTS_ELEMENT_ID}">([^<]*)</script><script>([^<]*)</script>`).exec(html);
+    expect(list, 'the loader').not.toBeNull();
+    // The entry first (a module script), then index.html's preloads and the route's.
+    const [entry, ...preloads] = JSON.parse(list![1]!) as string[];
+    expect(entry).toBe('/assets/main-1.js');
+    expect(preloads.sort()).toEqual(['/assets/card-1.js', '/assets/shared-1.js', '/assets/watch-1.js']);
+    expect(list![2]).toBe(APP_AFTER_VIDEO_SCRIPT);
+    expect(html.indexOf(list![0]!)).toBeGreaterThan(html.indexOf(`<video id="${SHELL_VIDEO_ID}"`));
+    expect(String(headers['content-security-policy'])).toContain(`'sha256-${createHash('sha256').update(APP_AFTER_VIDEO_SCRIPT).digest('base64')}'`);
+    // Without a shell video, the scripts are in the head as built.
+    const still = await createVideo(t.ctx, owner);
+    expect((await page(`/video/${still.id}`)).html).toContain('<script type="module" fetchpriority="low" crossorigin src="/assets/main-1.js"></script>');
   });
 
   it("preloads the files a player fetches for a public video's first frame, which then come from the browser's cache", async () => {

@@ -139,6 +139,8 @@ export interface FirstPaint {
   root: string;
   /** After #root: the embedded answers. */
   after: string;
+  /** The watch shell's video plays before the app's scripts load (ADR 017, addendum 8). */
+  appAfterVideo?: boolean;
 }
 
 const e = escapeHtml;
@@ -178,7 +180,8 @@ const SHELL_CSS = `:root{--fp-canvas:#fff;--fp-surface:#fff;--fp-fg:#18181b;--fp
 function shellVideo(video: WatchVideo): string {
   const src = playableSource(video);
   if (!src) return '';
-  return `<video id="${SHELL_VIDEO_ID}" autoplay playsinline aria-label="${e(video.title)}"><source src="${e(src)}" type="${HLS_TYPE}" /></video>`;
+  // The browser's own controls until the player adopts it: the app's scripts may come seconds later (addendum 8).
+  return `<video id="${SHELL_VIDEO_ID}" autoplay controls playsinline aria-label="${e(video.title)}"><source src="${e(src)}" type="${HLS_TYPE}" /></video>`;
 }
 
 /**
@@ -224,5 +227,5 @@ export async function firstPaint(
   const bar = `<header class="fp-bar"><a class="fp-logo" href="/">${e(site)}</a><form action="/search" role="search"><input type="search" name="searchText" value="${query}" aria-label="Search" placeholder="Search" /></form></header>`;
   const root = `<div class="fp">${bar}<main class="fp-main">${main}</main></div>`;
   const json = `<script type="application/json" id="${FIRST_DATA_ELEMENT_ID}">${jsonForScript(data)}</script>`;
-  return { early, head, root, after: json };
+  return { early, head, root, after: json, appAfterVideo: Boolean(src) };
 }

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { escapeHtml } from '@glimpse/contract';
+import { APP_AFTER_VIDEO_SCRIPT, APP_SCRIPTS_ELEMENT_ID, escapeHtml } from '@glimpse/contract';
+import { jsonForScript } from './first-paint.ts';
 
 /** What a page's head tells crawlers, which run no JavaScript (docs/embeds.md). */
 export interface PageMeta {
@@ -19,6 +20,24 @@ const DESCRIPTION = /<meta\s+name="description"[^>]*>\s*/i;
 const ROOT = /<div id="root"><\/div>/;
 /** The app's module script and module preloads (index.html's and the route's). */
 const APP_SCRIPTS = /<(script type="module"|link rel="modulepreload")/g;
+const ENTRY_SCRIPT = /<script type="module"[^>]*\ssrc="([^"]+)"[^>]*><\/script>\s*/g;
+const MODULE_PRELOAD = /<link rel="modulepreload"[^>]*\shref="([^"]+)"[^>]*>\s*/g;
+
+/**
+ * The page with its module script and preloads taken out and loaded by APP_AFTER_VIDEO_SCRIPT
+ * instead, after the shell video's first frame (ADR 017, addendum 8). The built tags carry no
+ * entities in their URLs (Vite's asset names), so the attribute values are the URLs.
+ */
+function appAfterVideo(page: string): { page: string; loader: string } {
+  const urls: string[] = [];
+  const collect = (_tag: string, url: string) => {
+    urls.push(url);
+    return '';
+  };
+  const stripped = page.replace(ENTRY_SCRIPT, collect).replace(MODULE_PRELOAD, collect);
+  const loader = `<script type="application/json" id="${APP_SCRIPTS_ELEMENT_ID}">${jsonForScript(urls)}</script><script>${APP_AFTER_VIDEO_SCRIPT}</script>`;
+  return { page: stripped, loader };
+}
 
 /** The built index.html, read once and split where the page's own tags go. */
 export class HeadTemplate {
@@ -42,7 +61,7 @@ export class HeadTemplate {
    * paint, ADR 017) adds head tags (`early` ones before the head's first script), fills #root and
    * puts markup after it; the caller escapes it.
    */
-  async render(meta: PageMeta, body?: { early?: string[]; head: string[]; root: string; after: string }): Promise<string> {
+  async render(meta: PageMeta, body?: { early?: string[]; head: string[]; root: string; after: string; appAfterVideo?: boolean }): Promise<string> {
     const { head: built, tail, description } = await this.load();
     const early = body?.early ?? [];
     const at = built.search(/<script/i);
@@ -56,8 +75,14 @@ export class HeadTemplate {
       tags.push(`<link rel="alternate" type="${e(a.type)}" href="${e(a.href)}"${a.title ? ` title="${e(a.title)}"` : ''} />`);
     if (at < 0) tags.push(...early);
     tags.push(...(body?.head ?? []));
-    const rest = body ? tail.replace(ROOT, () => `<div id="root">${body.root}</div>\n    ${body.after}`) : tail;
-    const page = `${head}  ${tags.filter(Boolean).join('\n    ')}\n  `;
+    let page = `${head}  ${tags.filter(Boolean).join('\n    ')}\n  `;
+    let after = body?.after ?? '';
+    if (body?.appAfterVideo) {
+      const deferred = appAfterVideo(page);
+      page = deferred.page;
+      after += deferred.loader;
+    }
+    const rest = body ? tail.replace(ROOT, () => `<div id="root">${body.root}</div>\n    ${after}`) : tail;
     // A filled shell paints without the app: its scripts yield the link to the shell's image (and the
     // browser's HLS requests) and are not render-blocking, which Lighthouse's simulation reads from their priority.
     return `${body ? page.replace(APP_SCRIPTS, '<$1 fetchpriority="low"') : page}${rest}`;

@@ -3,6 +3,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { THEME_BOOT_SCRIPT } from '@glimpse/contract/theme-boot';
+import { APP_AFTER_VIDEO_SCRIPT } from '@glimpse/contract/first-paint';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createTweet, createUser, createVideo, type TestContext } from '../../../test/harness.ts';
 import type { UserRow } from '../users/users.repository.ts';
@@ -104,9 +105,10 @@ describe('framing', () => {
     const csp = String(embed.headers['content-security-policy']);
     expect(csp).toContain('frame-ancestors *');
     expect(csp).toContain("default-src 'self'");
-    // The one inline script (the theme before first paint) by its hash, nothing else inline.
-    const themeHash = createHash('sha256').update(THEME_BOOT_SCRIPT).digest('base64');
-    expect(csp).toContain(`script-src 'self' 'sha256-${themeHash}';`);
+    // The inline scripts by their hashes (the theme before first paint, the watch shell's loader of
+    // the app), nothing else inline.
+    const hash = (script: string) => `'sha256-${createHash('sha256').update(script).digest('base64')}'`;
+    expect(csp).toContain(`script-src 'self' ${hash(THEME_BOOT_SCRIPT)} ${hash(APP_AFTER_VIDEO_SCRIPT)};`);
     for (const url of ['/', `/video/${video.id}`, '/video/x', '/embed.html']) {
       const res = await page(url);
       expect(res.headers['x-frame-options'], url).toBe('SAMEORIGIN');

@@ -197,6 +197,7 @@ describe("the shell's video (ADR 017, addendum 5)", () => {
   function shellVideo(src: string) {
     const video = document.createElement('video');
     video.id = SHELL_VIDEO_ID;
+    video.controls = true;
     video.innerHTML = `<source src="${src}" type="${HLS_TYPE}" />`;
     document.body.append(video);
     return video;
@@ -220,6 +221,8 @@ describe("the shell's video (ADR 017, addendum 5)", () => {
     expect(shell.closest('[role="region"]')).toHaveAccessibleName('Video player');
     expect(loads).not.toHaveBeenCalled();
     expect(shell.querySelector('source')).not.toBeNull();
+    // The browser's controls gave way to the player's.
+    expect(shell.controls).toBe(false);
     // Its metadata was there already: ?t= applies at once; it plays, and its first play counts.
     expect(shell.currentTime).toBe(30);
     expect(screen.getByRole('button', { name: 'Pause' })).toBeInTheDocument();

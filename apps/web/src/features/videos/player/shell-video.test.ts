@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { HLS_TYPE, SHELL_VIDEO_ID } from '@glimpse/contract/first-paint';
+import { HLS_TYPE, SHELL_VIDEO_ID, SHELL_VIDEO_WAIT_MS } from '@glimpse/contract/first-paint';
 import { settled } from '@/test/settled.ts';
-import { SHELL_VIDEO_WAIT_MS, shellVideoStarted } from './shell-video.ts';
+import { shellVideoStarted } from './shell-video.ts';
 
 /** The watch shell's video, loading (jsdom plays nothing: its state is set by hand). */
 function shellVideo(state: { readyState?: number; networkState?: number } = {}): HTMLVideoElement {
-  document.body.innerHTML = `<div id="root"><video id="${SHELL_VIDEO_ID}" autoplay playsinline><source src="/media/v/hls/master.m3u8" type="${HLS_TYPE}" /></video></div>`;
+  document.body.innerHTML = `<div id="root"><video id="${SHELL_VIDEO_ID}" autoplay controls playsinline><source src="/media/v/hls/master.m3u8" type="${HLS_TYPE}" /></video></div>`;
   const video = document.querySelector('video')!;
   Object.defineProperty(video, 'readyState', { value: state.readyState ?? HTMLMediaElement.HAVE_NOTHING, configurable: true });
   Object.defineProperty(video, 'networkState', { value: state.networkState ?? HTMLMediaElement.NETWORK_LOADING, configurable: true });

@@ -1,4 +1,4 @@
-import { HLS_TYPE, SHELL_VIDEO_ID } from '@glimpse/contract/first-paint';
+import { HLS_TYPE, SHELL_VIDEO_ID, SHELL_VIDEO_WAIT_MS } from '@glimpse/contract/first-paint';
 
 /**
  * The watch page's shell starts its video at HTML time (ADR 017, addendum 5): the player adopts
@@ -25,14 +25,13 @@ export function releaseShellVideo(adopted: HTMLVideoElement): void {
   found = null;
   if (!video) return;
   video.removeAttribute('id');
+  // The browser's own controls served until the player's own were there.
+  video.removeAttribute('controls');
   if (video === adopted) return;
   video.querySelectorAll('source').forEach((s) => s.remove());
   video.removeAttribute('src');
   video.load();
 }
-
-/** How long the app waits at most for the shell's video to show its first frame before it renders. */
-export const SHELL_VIDEO_WAIT_MS = 1500;
 
 /** The shell video's events after which waiting for its first frame is over: it has it, or will not get it soon. */
 const SETTLED = ['loadeddata', 'suspend', 'error'] as const;
