@@ -43,6 +43,8 @@ test('the app starts from the embedded answers and navigates without reloading',
   await expect(page.getByRole('button', { name: 'Filters' })).toBeVisible();
   await expect(page.getByRole('list', { name: 'Search results' }).getByRole('link', { name: `Harbour lights ${tag}` }).first()).toBeVisible();
   await expect(page.locator('#glimpse-first-data')).toHaveCount(0);
+  // The app's stylesheet, loaded without blocking the shell's paint, applies since the first render's commit.
+  await expect(page.locator('link[data-app-css]')).toHaveAttribute('media', 'all');
   // The first page of results came with the HTML: the app did not ask for it again.
   expect(apiGets).toEqual([]);
 

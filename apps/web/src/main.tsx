@@ -1,10 +1,10 @@
-import { startTransition, StrictMode } from 'react';
+import { startTransition, StrictMode, useLayoutEffect } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app.tsx';
 import { seedFirstScreen } from './app/first-data.ts';
 import { createAppRouter } from './app/router.tsx';
 import { shellImagesShown } from './app/shell-image.ts';
-import { appStylesApplied } from './app/shell-styles.ts';
+import { applyAppStyles, appStylesLoaded } from './app/shell-styles.ts';
 import './index.css';
 import { restoreSession } from './features/auth/api/auth-api.ts';
 import { shellVideoStarted } from './features/videos/player/shell-video.ts';
@@ -25,9 +25,18 @@ restoreSession();
  * Rendering earlier would blank the page while the route's chunk loads. A chosen language other than
  * English loads its catalogue first, so the page never shows in English before switching (a failed
  * load stays in English). The shell's main image is painted first (shell-image.ts), and the app's
- * stylesheet, which a shell page loads without blocking its paint, is applied (shell-styles.ts). On
+ * stylesheet, which a shell page loads without blocking its paint, has loaded (shell-styles.ts). On
  * the watch page the shell's video gets its first frame first (shell-video.ts), 1.5 s at most.
  */
+/**
+ * Applies the app's stylesheet in the first render's commit, the one that takes the shell off the
+ * page: first among the root's children, so before any of the app's own layout effects measure.
+ */
+function AppStyles() {
+  useLayoutEffect(() => applyAppStyles(), []);
+  return null;
+}
+
 async function start() {
   const queryClient = createQueryClient();
   const router = createAppRouter();
@@ -45,7 +54,7 @@ async function start() {
     hasFirstData ? seedFirstScreen(queryClient, window.location) : undefined,
     initLocale().catch((err: unknown) => console.warn('Loading the language failed', err)),
     shellImagesShown(),
-    appStylesApplied(),
+    appStylesLoaded(),
     shellVideoStarted(),
   ]);
   // Answers left unused by the first screen must not stand in for a later page's requests.
@@ -59,6 +68,7 @@ async function start() {
   startTransition(() =>
     root.render(
       <StrictMode>
+        <AppStyles />
         <App router={router} queryClient={queryClient} />
       </StrictMode>,
     ),

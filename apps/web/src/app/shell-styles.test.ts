@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { appStylesApplied } from './shell-styles.ts';
+import { applyAppStyles, appStylesLoaded } from './shell-styles.ts';
 
 /** A shell page's deferred sheet (jsdom loads no stylesheets: `sheet` is set by hand). */
 function deferredSheet(loaded: boolean): HTMLLinkElement {
@@ -17,32 +17,31 @@ const settledNow = async (p: Promise<void>) => {
   return done;
 };
 
-describe('appStylesApplied', () => {
+describe("the shell page's deferred app stylesheets", () => {
   afterEach(() => {
     document.head.innerHTML = '';
   });
 
-  it('resolves at once on a page without deferred sheets, leaving its stylesheets alone', async () => {
+  it('are none on a page whose stylesheets are as built: nothing to wait for, nothing changed', async () => {
     document.head.innerHTML = '<link rel="stylesheet" href="/assets/main-1.css" />';
-    expect(await settledNow(appStylesApplied())).toBe(true);
+    expect(await settledNow(appStylesLoaded())).toBe(true);
+    applyAppStyles();
     expect(document.querySelector('link')!.getAttribute('media')).toBeNull();
   });
 
-  it('applies a sheet that has loaded at once', async () => {
-    const link = deferredSheet(true);
-    expect(await settledNow(appStylesApplied())).toBe(true);
-    expect(link.media).toBe('all');
-  });
-
-  it('waits for a sheet still loading, then applies it (also when it failed)', async () => {
+  it('are waited for until loaded, or failed, and applied only when asked (in the first commit)', async () => {
     for (const event of ['load', 'error']) {
       const link = deferredSheet(false);
-      const applied = appStylesApplied();
-      expect(await settledNow(applied)).toBe(false);
-      expect(link.media).toBe('print');
+      const loaded = appStylesLoaded();
+      expect(await settledNow(loaded)).toBe(false);
       link.dispatchEvent(new Event(event));
-      expect(await settledNow(applied)).toBe(true);
+      expect(await settledNow(loaded)).toBe(true);
+      expect(link.media).toBe('print');
+      applyAppStyles();
       expect(link.media).toBe('all');
     }
+    const ready = deferredSheet(true);
+    expect(await settledNow(appStylesLoaded())).toBe(true);
+    expect(ready.media).toBe('print');
   });
 });
