@@ -7,7 +7,6 @@ import { shellImagesShown } from './app/shell-image.ts';
 import { applyAppStyles, appStylesLoaded } from './app/shell-styles.ts';
 import './index.css';
 import { restoreSession } from './features/auth/api/auth-api.ts';
-import { shellVideoStarted } from './features/videos/player/shell-video.ts';
 import { createQueryClient } from './lib/query-client.ts';
 import { dropFirstData, loadFirstData } from './lib/first-data.ts';
 import { initLocale } from './lib/i18n/i18n.ts';
@@ -20,15 +19,6 @@ const hasFirstData = loadFirstData(session.getUser() !== null);
 restoreSession();
 
 /**
- * The server's filled shell stays on screen until the first render can replace it with the same
- * content (ADR 017): the route's lazy module is loaded and the cache holds the embedded answers.
- * Rendering earlier would blank the page while the route's chunk loads. A chosen language other than
- * English loads its catalogue first, so the page never shows in English before switching (a failed
- * load stays in English). The shell's main image is painted first (shell-image.ts), and the app's
- * stylesheet, which a shell page loads without blocking its paint, has loaded (shell-styles.ts). On
- * the watch page the shell's video gets its first frame first (shell-video.ts), 1.5 s at most.
- */
-/**
  * Applies the app's stylesheet in the first render's commit, the one that takes the shell off the
  * page: first among the root's children, so before any of the app's own layout effects measure.
  */
@@ -37,6 +27,16 @@ function AppStyles() {
   return null;
 }
 
+/**
+ * The server's filled shell stays on screen until the first render can replace it with the same
+ * content (ADR 017): the route's lazy module is loaded and the cache holds the embedded answers.
+ * Rendering earlier would blank the page while the route's chunk loads. A chosen language other than
+ * English loads its catalogue first, so the page never shows in English before switching (a failed
+ * load stays in English). The shell's main image is painted first (shell-image.ts), and the app's
+ * stylesheet, which a shell page loads without blocking its paint, has loaded (shell-styles.ts). On
+ * the watch page these scripts only run once the shell's video has its first frame (or 1.5 s have
+ * passed): the server's inline loader requests them then (ADR 017, addendum 8).
+ */
 async function start() {
   const queryClient = createQueryClient();
   const router = createAppRouter();
@@ -55,7 +55,6 @@ async function start() {
     initLocale().catch((err: unknown) => console.warn('Loading the language failed', err)),
     shellImagesShown(),
     appStylesLoaded(),
-    shellVideoStarted(),
   ]);
   // Answers left unused by the first screen must not stand in for a later page's requests.
   const leave = router.subscribe(() => {

@@ -76,7 +76,7 @@ export function firstPaintPage(pathname: string, search: URLSearchParams): { pag
 /** The `<script type="application/json">` listing the app's scripts that the watch shell loads after its video (below). */
 export const APP_SCRIPTS_ELEMENT_ID = 'glimpse-app-scripts';
 
-/** How long the watch shell waits at most for its video's first frame before it loads the app. */
+/** How long the watch shell waits at most for its video's first frame before it loads the app (the one wait for it). */
 export const SHELL_VIDEO_WAIT_MS = 1500;
 
 /**

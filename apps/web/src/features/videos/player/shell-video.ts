@@ -1,4 +1,4 @@
-import { HLS_TYPE, SHELL_VIDEO_ID, SHELL_VIDEO_WAIT_MS } from '@glimpse/contract/first-paint';
+import { HLS_TYPE, SHELL_VIDEO_ID } from '@glimpse/contract/first-paint';
 
 /**
  * The watch page's shell starts its video at HTML time (ADR 017, addendum 5): the player adopts
@@ -31,30 +31,4 @@ export function releaseShellVideo(adopted: HTMLVideoElement): void {
   video.querySelectorAll('source').forEach((s) => s.remove());
   video.removeAttribute('src');
   video.load();
-}
-
-/** The shell video's events after which waiting for its first frame is over: it has it, or will not get it soon. */
-const SETTLED = ['loadeddata', 'suspend', 'error'] as const;
-
-/**
- * Resolves once the shell's video has its first frame (`loadeddata`), or has stopped loading without
- * one (`suspend`: a browser that does not autoplay it loads its metadata only), or cannot play its
- * source (`error`, fired at the <source>); at once without a shell video. On a phone the app's
- * first render is the page's heaviest work, and it would hold up the video's own steps on the main
- * thread (ADR 017, addendum 7). Bounded: the app never waits long.
- */
-export function shellVideoStarted(limitMs = SHELL_VIDEO_WAIT_MS): Promise<void> {
-  const video = document.getElementById(SHELL_VIDEO_ID);
-  if (!(video instanceof HTMLVideoElement) || video.readyState >= HTMLMediaElement.HAVE_CURRENT_DATA || video.networkState === HTMLMediaElement.NETWORK_NO_SOURCE)
-    return Promise.resolve();
-  return new Promise<void>((resolve) => {
-    const timer = setTimeout(done, limitMs);
-    function done() {
-      clearTimeout(timer);
-      // Capture: a <source>'s error does not bubble.
-      for (const type of SETTLED) video!.removeEventListener(type, done, true);
-      resolve();
-    }
-    for (const type of SETTLED) video.addEventListener(type, done, true);
-  });
 }
