@@ -28,18 +28,19 @@ export function setTheme(choice: ThemeChoice) {
   for (const l of listeners) l();
 }
 
+// Another tab chose a theme: follow it here too. Listened to from the module's load rather than
+// from a component's subscription, which React makes in a passive effect, so an event that comes
+// before that effect ran is not lost (the store re-reads the attribute when it subscribes).
+window.addEventListener('storage', (e: StorageEvent) => {
+  if (e.key !== THEME_KEY) return;
+  document.documentElement.setAttribute('data-theme', e.newValue === 'light' || e.newValue === 'dark' ? e.newValue : 'system');
+  for (const l of listeners) l();
+});
+
 function subscribe(listener: () => void) {
   listeners.add(listener);
-  // Another tab chose a theme: follow it here too.
-  const onStorage = (e: StorageEvent) => {
-    if (e.key !== THEME_KEY) return;
-    document.documentElement.setAttribute('data-theme', e.newValue === 'light' || e.newValue === 'dark' ? e.newValue : 'system');
-    listener();
-  };
-  window.addEventListener('storage', onStorage);
   return () => {
     listeners.delete(listener);
-    window.removeEventListener('storage', onStorage);
   };
 }
 
