@@ -19,6 +19,7 @@ import { ChapterList } from '@/features/videos/player/chapter-list.tsx';
 import { parseStartTime, readPrefs, savePrefs } from '@/features/videos/player/prefs.ts';
 import { resolveSource, type WatchLinkState } from '@/features/videos/player/watch-reporter.ts';
 import { useStoredUser } from '@/lib/session.ts';
+import { createSlot, useSlot, type Slot } from '@/lib/slot.ts';
 import { useMediaQuery } from '@/lib/use-media-query.ts';
 import type { Video } from '@/types/api.ts';
 import { useDocumentTitle } from '@/lib/use-document-title.ts';
@@ -106,6 +107,11 @@ function SimilarVideos({ videoId }: { videoId: string }) {
   );
 }
 
+function Chapters({ chapters, player }: { chapters: readonly Chapter[]; player: Slot<HTMLVideoElement> }) {
+  const video = useSlot(player);
+  return <ChapterList chapters={chapters} video={video} />;
+}
+
 function Watch({ videoId, listId, startTime }: { videoId: string; listId: string | null; startTime: number | null }) {
   const navigate = useNavigate();
   const location = useLocation();
@@ -122,7 +128,9 @@ function Watch({ videoId, listId, startTime }: { videoId: string; listId: string
   const me = useStoredUser();
   const queryClient = useQueryClient();
   const [theatre, setTheatre] = useState(() => readPrefs().theatre);
-  const [player, setPlayer] = useState<HTMLVideoElement | null>(null);
+  // Not state: the player reports its element after the first render, and a state change would render
+  // the whole page again for the chapter list, the one part that needs it (ADR 017, addendum 9).
+  const [player] = useState(() => createSlot<HTMLVideoElement>());
   const description = video.data?.description ?? '';
   const duration = video.data?.duration ?? 0;
   const chapters = useMemo(() => parseChapters(description, duration), [description, duration]);
@@ -152,7 +160,7 @@ function Watch({ videoId, listId, startTime }: { videoId: string; listId: string
     chapters,
     startTime,
     theatre,
-    onVideo: setPlayer,
+    onVideo: player.set,
     onTheatre: () =>
       setTheatre((on) => {
         savePrefs({ theatre: !on });
@@ -181,7 +189,7 @@ function Watch({ videoId, listId, startTime }: { videoId: string; listId: string
           video={video.data}
           actions={
             <>
-              <ShareVideo videoId={videoId} title={video.data.title} currentTime={() => player?.currentTime ?? 0} />
+              <ShareVideo videoId={videoId} title={video.data.title} currentTime={() => player.get()?.currentTime ?? 0} />
               <SaveToPlaylist videoId={videoId} />
               {me && me.userId !== video.data.owner._id && (
                 <Suspense fallback={null}>
@@ -191,9 +199,10 @@ function Watch({ videoId, listId, startTime }: { videoId: string; listId: string
             </>
           }
         />
-        <ChapterList chapters={chapters} video={player} />
+        <Chapters chapters={chapters} player={player} />
         {/* One column: the playlist comes right under the video, not after every comment. */}
         {!wide && panel && <div className="mt-4">{panel}</div>}
+        <div className="below-fold">
         <Suspense fallback={<Spinner label={t('comments.heading')} className="py-8" />}>
           <CommentSection
             entityType="video"
@@ -204,9 +213,10 @@ function Watch({ videoId, listId, startTime }: { videoId: string; listId: string
             folded={narrow}
           />
         </Suspense>
+        </div>
       </div>
       <aside
-        className={clsx('flex w-full shrink-0 flex-col gap-6 px-3 sm:px-0 lg:col-start-2', theatre ? 'lg:row-start-2' : 'lg:row-span-2 lg:row-start-1')}
+        className={clsx('below-fold flex w-full shrink-0 flex-col gap-6 px-3 sm:px-0 lg:col-start-2', theatre ? 'lg:row-start-2' : 'lg:row-span-2 lg:row-start-1')}
         aria-label={t('watch.upNext')}
       >
         {wide && panel}

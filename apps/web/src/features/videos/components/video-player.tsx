@@ -126,12 +126,14 @@ export function VideoPlayer({
   /** The chosen height, or AUTO. */
   const [quality, setQuality] = useState(AUTO);
   const qualityRef = useRef(AUTO);
-  const [playing, setPlaying] = useState(false);
+  // An adopted shell video may be playing already: the controls start as it is, so that catching up
+  // in the commit (below) changes no state and renders nothing again in the first render's task.
+  const [playing, setPlaying] = useState(() => adopted && !el.paused);
   const [muted, setMuted] = useState(startMuted ?? prefs.muted);
   const [volume, setVolume] = useState(prefs.volume);
   const [speed, setSpeed] = useState(prefs.speed);
   const [time, setTime] = useState(0);
-  const [duration, setDuration] = useState(knownDuration);
+  const [duration, setDuration] = useState(() => (adopted && Number.isFinite(el.duration) ? el.duration : knownDuration));
   const [fullscreen, setFullscreen] = useState(false);
   const [cues, setCues] = useState<StoryboardCue[]>([]);
   const [helpOpen, setHelpOpen] = useState(false);
@@ -148,14 +150,18 @@ export function VideoPlayer({
   // Layout effects, in the commit: the element is labelled and muted or not before anything plays
   // it (an adopted shell video is played in the layout effect below).
   useLayoutEffect(() => {
-    callbacks.current.onVideo?.(el);
     // The remembered volume and speed (the element keeps defaultPlaybackRate across loads).
     video.current.volume = prefs.volume;
     video.current.muted = startMuted ?? prefs.muted;
     video.current.defaultPlaybackRate = prefs.speed;
     video.current.playbackRate = prefs.speed;
-    return () => callbacks.current.onVideo?.(null);
   }, [el, prefs, startMuted]);
+  // After the commit, not in it: whatever the page does with the element (it renders its chapter
+  // list again) is not added to the first render's task (ADR 017, addendum 9).
+  useEffect(() => {
+    callbacks.current.onVideo?.(el);
+    return () => callbacks.current.onVideo?.(null);
+  }, [el]);
 
   const reportSource = report?.source;
   const reportSend = report?.send;

@@ -1,9 +1,11 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { Profiler } from 'react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { HLS_TYPE, SHELL_VIDEO_ID } from '@glimpse/contract/first-paint';
 import { makeVideo } from '@/test/fixtures.ts';
 import { fakeApi, renderApp } from '@/test/render.tsx';
+import { VideoPlayer } from '../components/video-player.tsx';
 import { readPrefs, savePrefs } from './prefs.ts';
 
 const chaptered = ['A tour of the clip.', '', '0:00 Intro', '0:40 The middle part', '1:30 Wrap-up'].join('\n');
@@ -229,6 +231,25 @@ describe("the shell's video (ADR 017, addendum 5)", () => {
     await waitFor(() => expect(calls.some((c) => c.url.pathname === '/api/v1/videos/v1/views' && c.method === 'POST')).toBe(true));
     // Taken once: no later player finds it.
     expect(document.getElementById(SHELL_VIDEO_ID)).toBeNull();
+  });
+
+  it('is adopted playing in one render: the controls start as the video is, nothing renders again in the commit', async () => {
+    vi.spyOn(HTMLMediaElement.prototype, 'canPlayType').mockImplementation((type) => (type === HLS_TYPE ? 'maybe' : ''));
+    const shell = shellVideo('/media/v1/master.m3u8');
+    Object.defineProperty(shell, 'readyState', { value: HTMLMediaElement.HAVE_ENOUGH_DATA, configurable: true });
+    Object.defineProperty(shell, 'paused', { value: false, configurable: true });
+    Object.defineProperty(shell, 'duration', { value: 125, configurable: true });
+    const phases: string[] = [];
+    render(
+      <Profiler id="player" onRender={(_id, phase) => phases.push(phase)}>
+        <VideoPlayer videoId="v1" src="/media/v1/master.m3u8" title="Video 1" duration={100} />
+      </Profiler>,
+    );
+    expect(player()).toBe(shell);
+    expect(screen.getByRole('button', { name: 'Pause' })).toBeInTheDocument();
+    expect(screen.getByText('2:05', { exact: false })).toBeInTheDocument();
+    // Effects that only catch up with the video (its metadata, its playback) rendered nothing again.
+    expect(phases).toEqual(['mount']);
   });
 
   it('is stopped, not adopted, when the player plays another source', async () => {
