@@ -38,6 +38,9 @@ function AppStyles() {
  * passed): the server's inline loader requests them then (ADR 017, addendum 8).
  */
 async function start() {
+  // A task of its own: evaluating the modules is one long task already, and the router's first
+  // navigation (matching, the route's module, the embedded answers) would lengthen it on a phone.
+  await new Promise((resolve) => setTimeout(resolve, 0));
   const queryClient = createQueryClient();
   const router = createAppRouter();
   const routed = router.state.initialized
