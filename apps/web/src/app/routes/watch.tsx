@@ -55,7 +55,7 @@ function PlayerArea({ video, onEnded, layout }: { video: Video; onEnded: () => v
       <Notice
         text={video.progress ? t('watch.stillProcessingPercent', { percent: Math.round(video.progress * 100) }) : t('watch.stillProcessing')}
       />
-    );;
+    );
   return (
     <VideoPlayer
       videoId={video._id}
@@ -203,16 +203,16 @@ function Watch({ videoId, listId, startTime }: { videoId: string; listId: string
         {/* One column: the playlist comes right under the video, not after every comment. */}
         {!wide && panel && <div className="mt-4">{panel}</div>}
         <div className="below-fold">
-        <Suspense fallback={<Spinner label={t('comments.heading')} className="py-8" />}>
-          <CommentSection
-            entityType="video"
-            entityId={videoId}
-            count={video.data.noOfComments ?? 0}
-            channel={video.data.owner}
-            commentsEnabled={video.data.commentsEnabled !== false}
-            folded={narrow}
-          />
-        </Suspense>
+          <Suspense fallback={<Spinner label={t('comments.heading')} className="py-8" />}>
+            <CommentSection
+              entityType="video"
+              entityId={videoId}
+              count={video.data.noOfComments ?? 0}
+              channel={video.data.owner}
+              commentsEnabled={video.data.commentsEnabled !== false}
+              folded={narrow}
+            />
+          </Suspense>
         </div>
       </div>
       <aside
