@@ -81,10 +81,12 @@ export class HeadTemplate {
       const deferred = appAfterVideo(page);
       page = deferred.page;
       after += deferred.loader;
+    } else if (body) {
+      // A filled shell paints without the app: its scripts yield the link to the shell's image and are
+      // not render-blocking, which Lighthouse's simulation reads from their priority.
+      page = page.replace(APP_SCRIPTS, '<$1 fetchpriority="low"');
     }
     const rest = body ? tail.replace(ROOT, () => `<div id="root">${body.root}</div>\n    ${after}`) : tail;
-    // A filled shell paints without the app: its scripts yield the link to the shell's image (and the
-    // browser's HLS requests) and are not render-blocking, which Lighthouse's simulation reads from their priority.
-    return `${body ? page.replace(APP_SCRIPTS, '<$1 fetchpriority="low"') : page}${rest}`;
+    return `${page}${rest}`;
   }
 }
