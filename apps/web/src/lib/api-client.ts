@@ -1,4 +1,5 @@
 import toast from 'react-hot-toast';
+import type { Envelope, QueryValue } from './api-types.ts';
 import { takeFirstAnswer } from './first-data.ts';
 import { session } from './session.ts';
 
@@ -7,13 +8,6 @@ export const API_BASE = '/api/v1';
 const JWT_EXPIRED = 'jwt expired';
 /** Refresh this long before the token's stated expiry, for clocks that differ a little. */
 const EXPIRY_MARGIN_MS = 10_000;
-
-export interface Envelope<T> {
-  statusCode: number;
-  data: T;
-  message: string;
-  success: boolean;
-}
 
 /** A non-2xx answer (or a network failure, status 0) with the server's message. */
 export class ApiError extends Error {
@@ -26,8 +20,6 @@ export class ApiError extends Error {
     this.data = data;
   }
 }
-
-export type QueryValue = string | number | boolean | null | undefined;
 
 export interface RequestOptions {
   method?: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';

@@ -1,5 +1,5 @@
 import { FIRST_DATA_ELEMENT_ID, firstDataKey, type FirstData } from '@glimpse/contract/first-paint';
-import type { Envelope, QueryValue } from './api-client.ts';
+import type { Envelope, QueryValue } from './api-types.ts';
 
 /**
  * The API answers the server embedded in the first page (ADR 017), each served once to the app's

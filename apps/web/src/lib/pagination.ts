@@ -1,4 +1,5 @@
-import { api, type QueryValue } from './api-client.ts';
+import { api } from './api-client.ts';
+import type { QueryValue } from './api-types.ts';
 
 /** One page of a list answer: `data: { <listKey>: [...], page, limit, hasNextPage, nextCursor }`. */
 export interface Page<T> {
