@@ -6,7 +6,7 @@ import { createAppRouter } from './app/router.tsx';
 import { shellImagesShown } from './app/shell-image.ts';
 import { applyAppStyles, appStylesLoaded } from './app/shell-styles.ts';
 import './index.css';
-import { restoreSession } from './features/auth/api/auth-api.ts';
+import { restoreSession } from './lib/me.ts';
 import { createQueryClient } from './lib/query-client.ts';
 import { dropFirstData, loadFirstData } from './lib/first-data.ts';
 import { initLocale } from './lib/i18n/i18n.ts';

@@ -6,8 +6,9 @@ import { Avatar } from '@/components/ui/avatar.tsx';
 import { IconButton } from '@/components/ui/button.tsx';
 import { LanguageSwitch } from '@/components/ui/language-switch.tsx';
 import { paths } from '@/config/paths.ts';
-import { logout, useAuth, useSetMe } from '@/features/auth/api/auth-api.ts';
+import { logout } from '@/features/auth/api/auth-api.ts';
 import { ThemeMenu } from '@/features/theme/theme-menu.tsx';
+import { useAuth, useSetMe } from '@/lib/me.ts';
 import { useInstance } from '@/lib/public-config.ts';
 import { t } from '@/lib/i18n/i18n.ts';
 

@@ -1,12 +1,10 @@
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { useState } from 'react';
 import toast from 'react-hot-toast';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { session } from '@/lib/session.ts';
 import { fakeApi, renderApp } from '@/test/render.tsx';
 import { ada, makeDashboardVideo, signInAs } from '@/test/fixtures.ts';
-import { CaptionsMenu, CaptionTracks } from '@/features/videos/player/captions-menu.tsx';
 
 beforeEach(() => {
   toast.remove();
@@ -75,37 +73,5 @@ describe('captions in the edit dialog', () => {
     await userEvent.type(within(section).getByLabelText('Language tag'), 'fr');
     await userEvent.click(within(section).getByRole('button', { name: 'Upload captions' }));
     await waitFor(() => expect(within(section).getByRole('alert')).toHaveTextContent('Line 2: invalid end time "00:00:99,000"'));
-  });
-});
-
-function Player({ captions }: { captions: (typeof english)[] }) {
-  const [video, setVideo] = useState<HTMLVideoElement | null>(null);
-  return (
-    <>
-      <video ref={setVideo}>
-        <CaptionTracks captions={captions} />
-      </video>
-      <CaptionsMenu video={video} captions={captions} id="cc" />
-    </>
-  );
-}
-
-describe('the player CC menu', () => {
-  it('adds a subtitles track per caption and offers each language or Off', () => {
-    const french = { lang: 'fr', label: 'Français', url: '/media/videos/v1/pub-x/captions/fr-1.vtt' };
-    const { container } = render(<Player captions={[english, french]} />);
-    const tracks = [...container.querySelectorAll('track')];
-    expect(tracks.map((t) => [t.kind, t.srclang, t.label, t.getAttribute('src')])).toEqual([
-      ['subtitles', 'en', 'English', english.url],
-      ['subtitles', 'fr', 'Français', french.url],
-    ]);
-    // jsdom has no TextTrack: which track shows is checked in e2e/captions.spec.ts.
-    const menu = screen.getByRole('combobox', { name: 'Subtitles/CC' });
-    expect(within(menu).getAllByRole('option').map((o) => o.textContent)).toEqual(['Off', 'English', 'Français']);
-  });
-
-  it('is absent with one language (the Captions toggle covers it)', () => {
-    render(<Player captions={[english]} />);
-    expect(screen.queryByRole('combobox', { name: 'Subtitles/CC' })).toBeNull();
   });
 });

@@ -1,9 +1,9 @@
 import type { Notification } from '@glimpse/contract';
-import { restoreSession } from '@/features/auth/api/auth-api.ts';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import toast from 'react-hot-toast';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { restoreSession } from '@/lib/me.ts';
 import { session } from '@/lib/session.ts';
 import { fakeApi, renderApp, type Handler } from '@/test/render.tsx';
 import { ada, signInAs } from '@/test/fixtures.ts';

@@ -1,8 +1,8 @@
 import type { InstanceSettings, InstanceSettingsPatch } from '@glimpse/contract';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client.ts';
+import { aboutQueryOptions } from '@/lib/instance-about.ts';
 import { configQueryOptions } from '@/lib/public-config.ts';
-import { aboutQueryOptions } from '@/features/instance/api/about-api.ts';
 
 export const settingsQueryOptions = queryOptions({
   queryKey: ['admin', 'settings'],

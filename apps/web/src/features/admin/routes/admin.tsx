@@ -6,7 +6,7 @@ import toast from 'react-hot-toast';
 import { NavLink, Outlet, useNavigate, useOutletContext } from 'react-router';
 import { Spinner } from '@/components/ui/spinner.tsx';
 import { paths } from '@/config/paths.ts';
-import { meQueryOptions } from '@/features/auth/api/auth-api.ts';
+import { meQueryOptions } from '@/lib/me.ts';
 import { sectionsFor } from '../admin-sections.ts';
 import { t } from '@/lib/i18n/i18n.ts';
 

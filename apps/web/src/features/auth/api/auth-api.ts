@@ -1,43 +1,7 @@
-import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, ApiError, apiRequest, refreshAccessToken } from '@/lib/api-client.ts';
-import { session, toStoredUser, useStoredUser, type ApiUser, type StoredUser } from '@/lib/session.ts';
+import { api, apiRequest } from '@/lib/api-client.ts';
+import { session, toStoredUser, type ApiUser } from '@/lib/session.ts';
 
-export const meQueryKey = ['auth', 'me'] as const;
-
-/** GET users/me: the logged-in user, or null when the call says we are not logged in. */
-export async function fetchMe(signal?: AbortSignal): Promise<ApiUser | null> {
-  try {
-    const { data } = await api.get<{ user: ApiUser }>('users/me', undefined, signal);
-    session.setUser(toStoredUser(data.user));
-    return data.user;
-  } catch (err) {
-    if (err instanceof ApiError && err.status === 401) return null;
-    throw err;
-  }
-}
-
-export const meQueryOptions = queryOptions({ queryKey: meQueryKey, queryFn: ({ signal }) => fetchMe(signal), staleTime: 5 * 60_000 });
-
-/**
- * The current user. Logged-in state comes from GET users/me (spec §4); until it answers,
- * the stored user keeps the UI from flickering. With neither a stored user nor an access token there
- * is nothing to ask with (the refresh cookie is traded only for a stored user): a visitor, and no request.
- */
-export function useAuth(): { user: StoredUser | null; isLoggedIn: boolean; isChecking: boolean } {
-  const stored = useStoredUser();
-  const ask = stored !== null || session.getAccessToken() !== null;
-  const me = useQuery({ ...meQueryOptions, enabled: ask });
-  const user = me.data === null ? null : stored;
-  return { user, isLoggedIn: user !== null, isChecking: ask && me.isPending };
-}
-
-/**
- * At start-up the access token is gone (memory only): if a user is stored, trade the
- * refresh cookie for a new one before the first call. Calls made meanwhile wait for it.
- */
-export function restoreSession(): void {
-  if (session.getUser() && !session.getAccessToken()) refreshAccessToken({ silent: true }).catch(() => undefined);
-}
+// The current user (useAuth, meQueryOptions, useSetMe, restoreSession) is shared code: lib/me.ts.
 
 export interface LoginAnswer {
   accessToken: string;
@@ -71,12 +35,3 @@ export const resetPassword = (body: { token: string; newPassword: string; confir
 
 export const verifyEmail = (token: string) =>
   apiRequest<unknown>('auths/email-verification', { query: { token }, skipRefresh: true }).then((r) => r.statusCode === 200);
-
-/** Sync the me query after login/logout so every consumer of useAuth re-renders. */
-export function useSetMe() {
-  const qc = useQueryClient();
-  return (user: ApiUser | null) => {
-    qc.setQueryData(meQueryKey, user);
-    if (!user) qc.removeQueries({ predicate: (q) => q.queryKey[0] !== meQueryKey[0] });
-  };
-}

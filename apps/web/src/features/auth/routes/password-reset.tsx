@@ -1,13 +1,13 @@
 import { passwordResetBody } from '@glimpse/contract';
 import toast from 'react-hot-toast';
 import { Link, useNavigate, useSearchParams } from 'react-router';
+import { AuthCard } from '@/components/ui/auth-card.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { TextField } from '@/components/ui/text-field.tsx';
 import { paths } from '@/config/paths.ts';
 import { errorMessage, isApiError } from '@/lib/api-client.ts';
 import { useZodForm } from '@/lib/use-zod-form.ts';
 import { resetPassword } from '../api/auth-api.ts';
-import { AuthCard } from '../components/auth-card.tsx';
 import { useDocumentTitle } from '@/lib/use-document-title.ts';
 import { t } from '@/lib/i18n/i18n.ts';
 

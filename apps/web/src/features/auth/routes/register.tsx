@@ -2,6 +2,7 @@ import { REGISTRATION_REASON_MAX, registerBody, registrationMessages } from '@gl
 import { useState } from 'react';
 import toast from 'react-hot-toast';
 import { Link, useNavigate } from 'react-router';
+import { AuthCard } from '@/components/ui/auth-card.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { Spinner } from '@/components/ui/spinner.tsx';
 import { TextArea, TextField } from '@/components/ui/text-field.tsx';
@@ -10,7 +11,6 @@ import { errorMessage } from '@/lib/api-client.ts';
 import { useInstance } from '@/lib/public-config.ts';
 import { useZodForm } from '@/lib/use-zod-form.ts';
 import { register as registerAccount } from '../api/auth-api.ts';
-import { AuthCard } from '../components/auth-card.tsx';
 import { useDocumentTitle } from '@/lib/use-document-title.ts';
 import { t } from '@/lib/i18n/i18n.ts';
 

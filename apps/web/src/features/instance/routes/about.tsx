@@ -3,7 +3,7 @@ import { EmptyState } from '@/components/ui/empty-state.tsx';
 import { Markdown } from '@/components/ui/markdown.tsx';
 import { Spinner } from '@/components/ui/spinner.tsx';
 import { errorMessage } from '@/lib/api-client.ts';
-import { aboutQueryOptions } from '../api/about-api.ts';
+import { aboutQueryOptions } from '@/lib/instance-about.ts';
 import { useDocumentTitle } from '@/lib/use-document-title.ts';
 import { t } from '@/lib/i18n/i18n.ts';
 

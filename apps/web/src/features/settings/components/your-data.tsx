@@ -9,7 +9,7 @@ import { TextField } from '@/components/ui/text-field.tsx';
 import { paths } from '@/config/paths.ts';
 import { errorMessage } from '@/lib/api-client.ts';
 import { session } from '@/lib/session.ts';
-import { useSetMe } from '@/features/auth/api/auth-api.ts';
+import { useSetMe } from '@/lib/me.ts';
 import { deleteAccount, downloadMyData } from '../api/settings-api.ts';
 import { t } from '@/lib/i18n/i18n.ts';
 

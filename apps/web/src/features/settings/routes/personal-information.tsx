@@ -11,6 +11,7 @@ import { TextField } from '@/components/ui/text-field.tsx';
 import { useObjectUrl } from '@/components/ui/use-object-url.ts';
 import { paths } from '@/config/paths.ts';
 import { errorMessage, isApiError } from '@/lib/api-client.ts';
+import { meQueryKey } from '@/lib/me.ts';
 import { session, type StoredUser } from '@/lib/session.ts';
 import { updateProfile, uploadProfileImage } from '../api/settings-api.ts';
 import { SettingsHeader } from '../components/settings-header.tsx';
@@ -72,7 +73,7 @@ export default function PersonalInformationRoute() {
       if (uploaded) {
         await qc.invalidateQueries({ queryKey: ['channel', user.userName] });
         // The top bar's avatar comes from the current-user query (it refreshes the stored user).
-        await qc.invalidateQueries({ queryKey: ['auth', 'me'] });
+        await qc.invalidateQueries({ queryKey: meQueryKey });
       }
     }
     // Spec §5: nothing is sent when the trimmed names are unchanged.
