@@ -4,7 +4,18 @@
  */
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Figure } from './lib.ts';
+
+/**
+ * One headline figure of a benchmark: what was measured, its value, its goal and whether the
+ * value meets it (`met` null: no goal, informational). `npm run bench` tabulates them in
+ * bench/results/README.md.
+ */
+export interface Figure {
+  figure: string;
+  value: string;
+  goal: string;
+  met: boolean | null;
+}
 
 /** What report() writes to bench/results/<name>.json. */
 export interface FigureReport {

@@ -8,7 +8,10 @@ import { wrapPool } from '../apps/server/src/db/client.ts';
 import { migrate } from '../apps/server/src/db/migrate.ts';
 import { loadConfig } from '../apps/server/src/config.ts';
 import { MediaService } from '../apps/server/src/media/media-service.ts';
-import { figuresTable, type FigureReport } from './figures.ts';
+import { figuresTable, type Figure, type FigureReport } from './figures.ts';
+
+// The benchmarks import Figure from here, with the rest of what they share.
+export type { Figure } from './figures.ts';
 
 export interface LoadResult {
   label: string;
@@ -110,18 +113,6 @@ export const media = new MediaService(loadConfig({ ...process.env, DATA_DIR: 'be
 export async function engineVersion(): Promise<string> {
   const s = await media.status();
   return `media engine: ${s.engine}, FFmpeg ${s.version}`;
-}
-
-/**
- * One headline figure of a benchmark: what was measured, its value, its goal and whether the
- * value meets it (`met` null: no goal, informational). `npm run bench` tabulates them in
- * bench/results/README.md.
- */
-export interface Figure {
-  figure: string;
-  value: string;
-  goal: string;
-  met: boolean | null;
 }
 
 /**
