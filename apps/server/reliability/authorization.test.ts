@@ -7,6 +7,7 @@ import { WatchedWordsService } from '../src/modules/watched-words/watched-words.
 import { NotificationsRepository } from '../src/modules/notifications/notifications.repository.ts';
 import { UnsubscribeTokens } from '../src/modules/notifications/unsubscribe-token.ts';
 import { newId } from '../src/lib/ids.ts';
+import { EventsRepository } from '../src/events/events.repository.ts';
 
 /**
  * Every write endpoint x {anonymous, another user, moderator, admin, owner}, and every staff route
@@ -61,7 +62,7 @@ let commenter: UserRow;
 async function newNotification(to: UserRow) {
   const repo = new NotificationsRepository(t.ctx.db);
   const eventId = newId();
-  await repo.insertEvent(eventId, 'moderation', null, {});
+  await new EventsRepository(t.ctx.db).insert(eventId, 'moderation', null, {});
   await repo.deliverTo({ eventId, type: 'moderation', actorId: null, subject: { outcome: 'Checked' } }, [to.id]);
   const [row] = await repo.list(to.id, false, { limit: 1, offset: 0, after: null });
   return row!.id;

@@ -8,7 +8,7 @@ import { sql } from 'drizzle-orm';
 import { openDatabase, queryRows } from '../src/db/client.ts';
 import { isDatabaseUnavailable } from '../src/db/errors.ts';
 import { migrate } from '../src/db/migrate.ts';
-import { AccessTokens } from '../src/modules/auth/access-token.ts';
+import { AccessTokens } from '../src/identity/access-token.ts';
 import { originalKey } from '../src/storage/media-keys.ts';
 import type { AppContext } from '../src/context.ts';
 import { createUser, createVideo, makeClip, TEST_ENV } from '../test/harness.ts';

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../src/db/client.ts';
 import { migrate } from '../src/db/migrate.ts';
-import { AccessTokens } from '../src/modules/auth/access-token.ts';
+import { AccessTokens } from '../src/identity/access-token.ts';
 import type { AppContext } from '../src/context.ts';
 import { createTweet, createUser, createVideo, makeClip, TEST_ENV } from '../test/harness.ts';
 import { counterMismatches } from '../test/invariants.ts';

@@ -6,7 +6,7 @@ import { clipJob, type ClipSpec } from '@glimpse/media';
 import type { VideoResult } from '@glimpse/contract';
 import { openDatabase, queryRows, type Database } from '../src/db/client.ts';
 import { migrate } from '../src/db/migrate.ts';
-import { AccessTokens } from '../src/modules/auth/access-token.ts';
+import { AccessTokens } from '../src/identity/access-token.ts';
 import type { AppContext } from '../src/context.ts';
 import { createUser, testMedia, TEST_ENV } from '../test/harness.ts';
 import { freePort, scratchDatabase, startProcess, type ServerProcess } from '../test/processes.ts';

@@ -20,9 +20,9 @@ import {
 import { API_PREFIX } from '@glimpse/contract';
 import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
-import { errorBody, installErrorHandlers, routerErrorHandler } from './plugins/errors.ts';
-import { installInputGuard } from './plugins/input-guard.ts';
-import { viewerPlugin } from './plugins/viewer.ts';
+import { errorBody, installErrorHandlers, routerErrorHandler } from './http/errors.ts';
+import { installInputGuard } from './http/input-guard.ts';
+import { viewerPlugin } from './identity/viewer.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';

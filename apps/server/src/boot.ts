@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import { defaultSettings, SettingsService } from './modules/instance/settings.service.ts';
+import { defaultSettings, SettingsService } from './settings/settings.service.ts';
 import path from 'node:path';
 import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
@@ -7,7 +7,7 @@ import { openDatabase } from './db/client.ts';
 import { migrate } from './db/migrate.ts';
 import { createMailer } from './mail/mailer.ts';
 import { MediaService } from './media/media-service.ts';
-import { AccessTokens } from './modules/auth/access-token.ts';
+import { AccessTokens } from './identity/access-token.ts';
 import { promoteAdminEmail } from './modules/users/roles.service.ts';
 import { LocalStorage } from './storage/local-storage.ts';
 import { S3Storage } from './storage/s3-storage.ts';

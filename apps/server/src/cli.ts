@@ -5,10 +5,10 @@ import { createContext } from './boot.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { DatabaseLockedError } from './db/pglite-lock.ts';
 import { consoleLogger } from './jobs/console-logger.ts';
-import { createWorker } from './jobs/create-worker.ts';
+import { createWorker } from './worker.ts';
 import type { JobHandler, JobLogger } from './jobs/worker.ts';
 import type { AppContext } from './context.ts';
-import { DemoRefusedError, seedDemo } from './modules/demo/demo.service.ts';
+import { DemoRefusedError, seedDemo } from './demo/demo.service.ts';
 import { setRole } from './modules/users/roles.service.ts';
 
 export interface CliOptions {

@@ -5,7 +5,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createVideo, lastMailLink, makeClip, memoryLog, type TestContext } from '../test/harness.ts';
-import { createWorker } from './jobs/create-worker.ts';
+import { createWorker } from './worker.ts';
 
 /**
  * A client written from the product spec alone, over real HTTP: it sends a Bearer header on every

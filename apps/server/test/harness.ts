@@ -1,5 +1,5 @@
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { defaultSettings, SettingsService } from '../src/modules/instance/settings.service.ts';
+import { defaultSettings, SettingsService } from '../src/settings/settings.service.ts';
 import os from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -13,7 +13,7 @@ import type { AppContext } from '../src/context.ts';
 import { pgliteExtensions, wrapPglite, wrapPool, type Database } from '../src/db/client.ts';
 import { newId } from '../src/lib/ids.ts';
 import { createMailer } from '../src/mail/mailer.ts';
-import { AccessTokens } from '../src/modules/auth/access-token.ts';
+import { AccessTokens } from '../src/identity/access-token.ts';
 import { UsersRepository, type UserRow } from '../src/modules/users/users.repository.ts';
 import { LocalStorage } from '../src/storage/local-storage.ts';
 import { tweets, videos } from '../src/db/schema.ts';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { expect } from 'vitest';
 import { queryRows } from '../src/db/client.ts';
-import { createWorker } from '../src/jobs/create-worker.ts';
+import { createWorker } from '../src/worker.ts';
 import { JobsRepository } from '../src/jobs/jobs.repository.ts';
 import { bearer, bootPersistentApp, createUser, makeClip, memoryLog, postChunk } from './harness.ts';
 import { freePort, startProcess } from './processes.ts';

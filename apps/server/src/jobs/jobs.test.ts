@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../db/client.ts';
 import { bearer, createTestApp, createUser, createVideo, memoryLog, type TestContext } from '../../test/harness.ts';
 import { BLOCKING_QUEUE, blockingHandler } from '../../test/blocking-job.ts';
-import { TRANSCODE_QUEUE } from '../modules/uploads/uploads.service.ts';
-import { createWorker } from './create-worker.ts';
+import { TRANSCODE_QUEUE } from '../modules/transcode/queue.ts';
+import { createWorker } from '../worker.ts';
 import { JobsRepository } from './jobs.repository.ts';
 import { Worker, type JobHandler, type JobLogger } from './worker.ts';
 

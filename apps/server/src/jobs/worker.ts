@@ -39,6 +39,36 @@ export interface JobHandler<P = unknown> {
   onFailed(payload: P, reason: string, log: JobLogger): Promise<void>;
 }
 
+/**
+ * What a module gives the worker (ARCHITECTURE §13): the handlers of the queues it owns, which of
+ * them run long, and its periodic housekeeping. Modules export one; the composition root
+ * (worker.ts) registers them all, so this core knows no module.
+ */
+export interface JobModule {
+  handlers?: Record<string, JobHandler<never>>;
+  longQueues?: string[];
+  maintenance?: (log: JobLogger) => Promise<void>;
+}
+
+/** The modules' registrations as the Worker takes them; a queue registered twice is a wiring mistake. */
+export function combineJobModules(modules: JobModule[]): Required<JobModule> {
+  const handlers: Record<string, JobHandler<never>> = {};
+  for (const m of modules) {
+    for (const [queue, handler] of Object.entries(m.handlers ?? {})) {
+      if (handlers[queue]) throw new Error(`queue ${queue} has two handlers`);
+      handlers[queue] = handler;
+    }
+  }
+  const chores = modules.flatMap((m) => (m.maintenance ? [m.maintenance] : []));
+  return {
+    handlers,
+    longQueues: modules.flatMap((m) => m.longQueues ?? []),
+    maintenance: async (log) => {
+      for (const chore of chores) await chore(log);
+    },
+  };
+}
+
 export interface WorkerOptions {
   pollMs?: number;
   heartbeatMs?: number;

@@ -6,7 +6,7 @@ import { buildApp } from '../app.ts';
 import { createStorage } from '../boot.ts';
 import { loadConfig } from '../config.ts';
 import type { AppContext } from '../context.ts';
-import { createWorker } from '../jobs/create-worker.ts';
+import { createWorker } from '../worker.ts';
 import { bearer, createTestApp, createUser, makeClip, memoryLog, postChunk, TEST_ENV, type TestContext } from '../../test/harness.ts';
 import { startS3, type TestS3 } from '../../test/s3.ts';
 import { LocalStorage } from './local-storage.ts';

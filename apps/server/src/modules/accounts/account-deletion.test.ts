@@ -3,7 +3,7 @@ import { readdir } from 'node:fs/promises';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountMessages } from '@glimpse/contract';
-import { createWorker } from '../../jobs/create-worker.ts';
+import { createWorker } from '../../worker.ts';
 import { RateLimitsRepository } from '../../lib/rate-limits.repository.ts';
 import type { LocalStorage } from '../../storage/local-storage.ts';
 import type { UserRow } from '../users/users.repository.ts';

@@ -3,11 +3,11 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { accountMessages, deleteAccountBody, envelope, messageOnly, storageUsage, userIdParam } from '@glimpse/contract';
 import type { ModuleOptions } from '../../context.ts';
 import { ok } from '../../lib/reply.ts';
-import { permissionFirst, requireViewer } from '../../plugins/viewer.ts';
-import { clearRefreshCookie } from '../auth/refresh-cookie.ts';
+import { permissionFirst, requireViewer } from '../../identity/viewer.ts';
+import { clearRefreshCookie } from '../../identity/refresh-cookie.ts';
 import { AccountDeletionService } from './account-deletion.service.ts';
 import { ExportService } from './export.service.ts';
-import { QuotaService } from './quota.service.ts';
+import { QuotaService } from '../quota/quota.service.ts';
 
 const security = [{ bearer: [] }];
 

@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Executor } from '../../db/client.ts';
-import { videoVisibleTo } from '../videos/video-cards.repository.ts';
+import { videoVisibleTo } from '../../policy/visibility.ts';
 
 /** A row of an export section: `k` is its keyset position (dropped from the output). */
 export type ExportRow = { k: string } & Record<string, unknown>;

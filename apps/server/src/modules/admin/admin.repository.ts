@@ -3,7 +3,7 @@ import { and, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Executor } from '../../db/client.ts';
 import { users, videos } from '../../db/schema.ts';
 import { afterCursor, type PageWindow } from '../../lib/keyset.ts';
-import { TRANSCODE_QUEUE } from '../uploads/uploads.service.ts';
+import { TRANSCODE_QUEUE } from '../transcode/queue.ts';
 
 /** How many failed videos the overview lists (the newest first). */
 const FAILED_SHOWN = 50;

@@ -3,7 +3,7 @@ import { adminMessages, adminOverview, adminUsersQuery, envelope, id, roleChange
 import { z } from 'zod';
 import type { ModuleOptions } from '../../context.ts';
 import { ok } from '../../lib/reply.ts';
-import { permissionFirst, requireViewer } from '../../plugins/viewer.ts';
+import { permissionFirst, requireViewer } from '../../identity/viewer.ts';
 import { AdminService } from './admin.service.ts';
 
 const tags = ['admin'];

@@ -4,7 +4,7 @@ import { analyticsMessages, analyticsQuery, heartbeatBody, videoIdParam, type An
 import type { ModuleOptions } from '../../context.ts';
 import { rateLimited } from '../../lib/rate-limit.ts';
 import { ok } from '../../lib/reply.ts';
-import { loginFirst, requireViewer } from '../../plugins/viewer.ts';
+import { loginFirst, requireViewer } from '../../identity/viewer.ts';
 import { AnalyticsService } from './analytics.service.ts';
 import { HeartbeatWriter } from './heartbeat-writer.ts';
 

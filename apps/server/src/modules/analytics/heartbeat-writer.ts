@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Executor } from '../../db/client.ts';
-import { directlyVisibleTo } from '../videos/video-cards.repository.ts';
+import { directlyVisibleTo } from '../../policy/visibility.ts';
 import { AnalyticsRepository, type StoredEvent, type WatchEvent } from './analytics.repository.ts';
 
 /** Buffered heartbeats are written at the latest this long after the first of them arrived. */

@@ -20,7 +20,7 @@ import { unauthorized } from '../../lib/errors.ts';
 import { rateLimited } from '../../lib/rate-limit.ts';
 import { ok } from '../../lib/reply.ts';
 import { AuthService } from './auth.service.ts';
-import { clearRefreshCookie, refreshTokenOf, setRefreshCookie } from './refresh-cookie.ts';
+import { clearRefreshCookie, refreshTokenOf, setRefreshCookie } from '../../identity/refresh-cookie.ts';
 
 export const authRoutes: FastifyPluginAsyncZod<ModuleOptions> = async (app, { ctx }) => {
   const service = new AuthService(ctx);

@@ -14,10 +14,10 @@ import {
 } from '../../../test/harness.ts';
 import { queryRows } from '../../db/client.ts';
 import { emailTokens, sessions, users } from '../../db/schema.ts';
-import { createWorker } from '../../jobs/create-worker.ts';
+import { createWorker } from '../../worker.ts';
 import { sha256 } from '../../lib/hash.ts';
 import { PASSWORD_RESET_MAIL_QUEUE } from './auth.service.ts';
-import { CROSS_ORIGIN_MESSAGE } from './refresh-cookie.ts';
+import { CROSS_ORIGIN_MESSAGE } from '../../identity/refresh-cookie.ts';
 
 let t: TestContext;
 beforeAll(async () => {

@@ -6,8 +6,8 @@ import type { ModuleOptions } from '../../context.ts';
 import { badRequest } from '../../lib/errors.ts';
 import { readMultipart } from '../../lib/multipart.ts';
 import { ok } from '../../lib/reply.ts';
-import { requireViewer } from '../../plugins/viewer.ts';
-import { parseFields } from '../videos/form.ts';
+import { requireViewer } from '../../identity/viewer.ts';
+import { parseFields } from '../../lib/form.ts';
 import { CaptionsService } from './captions.service.ts';
 
 const LOGIN_FOR_CAPTIONS = 'Please login to manage captions';

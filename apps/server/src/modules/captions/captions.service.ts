@@ -4,11 +4,10 @@ import { CAPTION_MAX_LANGUAGES, captionMessages, videoMessages, type VideoCaptio
 import type { AppContext } from '../../context.ts';
 import { badRequest, notFound } from '../../lib/errors.ts';
 import { captionKey, captionPlaylistKey, videoMediaPrefix } from '../../storage/media-keys.ts';
-import { MEDIA_NOT_FOUND } from '../media-access/media-access.service.ts';
-import { mediaUrls, type MediaUrls } from '../media-access/media-links.ts';
+import { MEDIA_NOT_FOUND, mediaUrls, type MediaUrls } from '../media-links/media-links.ts';
 import { VideosRepository } from '../videos/videos.repository.ts';
 import { VideosService } from '../videos/videos.service.ts';
-import { toCaptions } from './captions.presenter.ts';
+import { toCaptions } from '../videos/captions.presenter.ts';
 import { CaptionsRepository } from './captions.repository.ts';
 import { masterWithSubtitles, subtitlePlaylist } from './hls-subtitles.ts';
 import { toWebVtt } from './webvtt.ts';

@@ -4,7 +4,7 @@ import { bearer, createTestApp, createUser, createVideo, multipartInject, type T
 import { call, expectError } from '../../../test/http.ts';
 import { injectGetter, keyOf, storeReadyVideo, type Getter } from '../../../test/media.ts';
 import type { UserRow } from '../users/users.repository.ts';
-import { PLAYLIST_PUBLIC_CACHE, PRIVATE_CACHE, PUBLIC_CACHE } from '../media-access/media-access.service.ts';
+import { PLAYLIST_PUBLIC_CACHE, PRIVATE_CACHE, PUBLIC_CACHE } from '../media-links/media-links.ts';
 
 const SRT = '1\n00:00:01,000 --> 00:00:02,500\nHello captions\n\n2\n00:00:03,000 --> 00:00:04,000\nxylophone quartet\n';
 

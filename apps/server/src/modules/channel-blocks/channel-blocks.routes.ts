@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { channelBlockBody, channelBlockMessages, channelBlockParams, pageQuery } from '@glimpse/contract';
 import type { ModuleOptions } from '../../context.ts';
 import { ok } from '../../lib/reply.ts';
-import { loginFirst, requireViewer } from '../../plugins/viewer.ts';
+import { loginFirst, requireViewer } from '../../identity/viewer.ts';
 import { ChannelBlocksService } from './channel-blocks.service.ts';
 
 /** The caller's own block list: the channel is always the caller. */

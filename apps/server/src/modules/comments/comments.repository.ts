@@ -1,28 +1,16 @@
-import { and, desc, eq, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, isNotNull, isNull, or, sql } from 'drizzle-orm';
 import type { CommentEntityType, ReviewState } from '@glimpse/contract';
 import { queryRows, type Executor } from '../../db/client.ts';
 import { comments, likes, tweets, users, videos } from '../../db/schema.ts';
 import { afterCursor, type PageWindow } from '../../lib/keyset.ts';
 import { viewerLikeOn } from '../likes/likes.repository.ts';
-import { moderationClear } from '../moderation/content-state.ts';
-import { tweetShownTo } from '../tweets/tweets.repository.ts';
+import { commentShownTo, tweetShownTo, videoVisibleTo } from '../../policy/visibility.ts';
 import { ownerColumns } from '../users/users.repository.ts';
-import { videoVisibleTo } from '../videos/video-cards.repository.ts';
 
 export type CommentRow = typeof comments.$inferSelect;
 
 const entityColumn = { video: comments.videoId, tweet: comments.tweetId } as const;
 const entityTable = { video: videos, tweet: tweets } as const;
-
-/**
- * Which comments a viewer is shown: published ones, and held ones too for the reviewer (the owner of
- * the video or tweet), unless moderators took them down or their author is suspended
- * (moderationClear, ADR 012); their author is shown every one of their own.
- */
-export function commentShownTo(viewerId: string | null, reviewer: boolean): SQL {
-  const shown = reviewer ? moderationClear(comments) : and(eq(comments.reviewState, 'published'), moderationClear(comments))!;
-  return viewerId ? or(shown, eq(comments.ownerId, viewerId))! : shown;
-}
 
 export interface CommentEntity {
   id: string;

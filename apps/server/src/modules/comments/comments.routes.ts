@@ -11,7 +11,7 @@ import {
 } from '@glimpse/contract';
 import type { ModuleOptions } from '../../context.ts';
 import { ok } from '../../lib/reply.ts';
-import { loginFirst, requireViewer } from '../../plugins/viewer.ts';
+import { loginFirst, requireViewer } from '../../identity/viewer.ts';
 import { CommentsService } from './comments.service.ts';
 
 export const commentsRoutes: FastifyPluginAsyncZod<ModuleOptions> = async (app, { ctx }) => {

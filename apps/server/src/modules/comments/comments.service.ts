@@ -1,5 +1,5 @@
 import { commentMessages, type Comment, type CommentEntityType, type PageQuery, type ReviewState } from '@glimpse/contract';
-import { recordEvent } from '../notifications/events.ts';
+import { recordEvent } from '../../events/events.ts';
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/client.ts';
 import { badRequest, forbidden, notFound } from '../../lib/errors.ts';

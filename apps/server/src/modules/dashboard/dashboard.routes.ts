@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { channelStatsResult, envelope, pageQuery } from '@glimpse/contract';
 import type { ModuleOptions } from '../../context.ts';
 import { ok } from '../../lib/reply.ts';
-import { requireViewer } from '../../plugins/viewer.ts';
+import { requireViewer } from '../../identity/viewer.ts';
 import { VideosService } from '../videos/videos.service.ts';
 import { DashboardRepository } from './dashboard.repository.ts';
 

@@ -2,8 +2,9 @@ import { FEED_ITEMS } from '@glimpse/contract';
 import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { feedTokens, subscriptions, users, videos } from '../../db/schema.ts';
-import { accountVisibleTo } from '../moderation/content-state.ts';
-import { videoCardColumns, videoListedTo, type VideoCardRow } from '../videos/video-cards.repository.ts';
+import { accountVisibleTo } from '../../policy/content-state.ts';
+import { videoCardColumns, type VideoCardRow } from '../videos/video-cards.repository.ts';
+import { videoListedTo } from '../../policy/visibility.ts';
 
 export class FeedsRepository {
   constructor(private readonly db: Executor) {}

@@ -13,7 +13,7 @@ import {
 } from '@glimpse/contract';
 import type { ModuleOptions } from '../../context.ts';
 import { ok } from '../../lib/reply.ts';
-import { loginFirst, requireViewer } from '../../plugins/viewer.ts';
+import { loginFirst, requireViewer } from '../../identity/viewer.ts';
 import { FEED_CONTENT_TYPES } from './feed-xml.ts';
 import { FeedsService, type FeedAnswer } from './feeds.service.ts';
 

@@ -9,7 +9,7 @@ import {
 import type { AppContext } from '../../context.ts';
 import { notFound } from '../../lib/errors.ts';
 import { randomToken, sha256 } from '../../lib/hash.ts';
-import { mediaUrls, type MediaUrls } from '../media-access/media-links.ts';
+import { mediaUrls, type MediaUrls } from '../media-links/media-links.ts';
 import { ChannelsRepository } from '../users/channels.repository.ts';
 import type { VideoCardRow } from '../videos/video-cards.repository.ts';
 import { renderFeed, type FeedDocument, type FeedEntry } from './feed-xml.ts';

@@ -6,16 +6,6 @@ import { listedTo, videoSelect, type VideoRow } from '../videos/videos.repositor
 export class HistoryRepository {
   constructor(private readonly db: Executor) {}
 
-  /** One row per user and video, moved to the top on every watch; keeps the last position. */
-  async record(userId: string, videoId: string, position: number | undefined): Promise<void> {
-    await this.db.execute(
-      sql`INSERT INTO watch_history (user_id, video_id, watched_at, position_seconds)
-          VALUES (${userId}, ${videoId}, clock_timestamp(), ${position ?? 0})
-          ON CONFLICT (user_id, video_id) DO UPDATE SET watched_at = EXCLUDED.watched_at,
-            position_seconds = COALESCE(${position ?? null}::real, watch_history.position_seconds)`,
-    );
-  }
-
   /** Newest first; videos since unpublished by others drop out (visibility rule). */
   async list(userId: string, p: { limit: number; offset: number; cursor?: CursorValue[] }): Promise<VideoRow[]> {
     const keyset = p.cursor

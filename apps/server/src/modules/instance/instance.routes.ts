@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { envelope, instanceAbout, instanceMessages, instanceSettings, instanceSettingsPatch } from '@glimpse/contract';
 import type { ModuleOptions } from '../../context.ts';
 import { ok } from '../../lib/reply.ts';
-import { permissionFirst } from '../../plugins/viewer.ts';
+import { permissionFirst } from '../../identity/viewer.ts';
 
 const tags = ['admin'];
 const security = [{ bearer: [] }];

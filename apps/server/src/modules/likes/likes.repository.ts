@@ -4,9 +4,8 @@ import { queryRows, type Executor } from '../../db/client.ts';
 import { comments, likes, tweets, users, videos } from '../../db/schema.ts';
 import { afterCursor, type PageWindow } from '../../lib/keyset.ts';
 import { newId } from '../../lib/ids.ts';
-import { videoCardColumns, videoListedTo, videoVisibleTo } from '../videos/video-cards.repository.ts';
-import { commentShownTo } from '../comments/comments.repository.ts';
-import { tweetShownTo } from '../tweets/tweets.repository.ts';
+import { videoCardColumns } from '../videos/video-cards.repository.ts';
+import { commentShownTo, tweetShownTo, videoListedTo, videoVisibleTo } from '../../policy/visibility.ts';
 
 const likeColumn = { video: likes.videoId, tweet: likes.tweetId, comment: likes.commentId } as const;
 const targetTable = { video: videos, tweet: tweets, comment: comments } as const;

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { likeMessages, likeParams, pageQuery } from '@glimpse/contract';
 import type { ModuleOptions } from '../../context.ts';
 import { ok } from '../../lib/reply.ts';
-import { loginFirst, requireViewer } from '../../plugins/viewer.ts';
+import { loginFirst, requireViewer } from '../../identity/viewer.ts';
 import { LikesService } from './likes.service.ts';
 
 export const likesRoutes: FastifyPluginAsyncZod<ModuleOptions> = async (app, { ctx }) => {

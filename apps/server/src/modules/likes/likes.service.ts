@@ -2,7 +2,7 @@ import type { LikedVideo, LikeEntityType, LikeResult, LikeStatus, PageQuery } fr
 import type { AppContext } from '../../context.ts';
 import { notFound } from '../../lib/errors.ts';
 import { pageOf, pageWindow } from '../../lib/keyset.ts';
-import { mediaUrls } from '../media-access/media-links.ts';
+import { mediaUrls } from '../media-links/media-links.ts';
 import { toVideoCard } from '../videos/videos.presenter.ts';
 import { toLikeStatus } from './likes.presenter.ts';
 import { LikesRepository } from './likes.repository.ts';

@@ -1,8 +1,8 @@
 import { buffer } from 'node:stream/consumers';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../../context.ts';
-import { MEDIA_PATH } from './media-links.ts';
-import { MediaAccessService, PUBLIC_CACHE } from './media-access.service.ts';
+import { MEDIA_PATH, PUBLIC_CACHE } from '../media-links/media-links.ts';
+import { MediaAccessService } from './media-access.service.ts';
 
 /**
  * The files a player fetches one after another before an HLS video's first frame: the start

@@ -3,9 +3,9 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ModuleOptions } from '../../context.ts';
 import { contentTypeOf } from '../../storage/content-types.ts';
 import { CaptionsService } from '../captions/captions.service.ts';
-import { MEDIA_PATH } from './media-links.ts';
-import { MediaAccessService, PLAYLIST_PUBLIC_CACHE, PUBLIC_CACHE } from './media-access.service.ts';
-import { sendStored } from './send-stored.ts';
+import { MEDIA_PATH, PLAYLIST_PUBLIC_CACHE, PUBLIC_CACHE } from '../media-links/media-links.ts';
+import { MediaAccessService } from './media-access.service.ts';
+import { sendStored } from '../media-links/send-stored.ts';
 
 /** Stored files at /media/...: every request passes MediaAccessService's check (ADR 011). */
 export const mediaAccessRoutes: FastifyPluginAsync<ModuleOptions> = async (app, { ctx }) => {

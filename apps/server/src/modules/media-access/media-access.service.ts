@@ -3,16 +3,7 @@ import { forbidden, notFound } from '../../lib/errors.ts';
 import { isUuid } from '../../lib/ids.ts';
 import { PUBLIC_IMAGE_FOLDERS, videoMediaPrefix } from '../../storage/media-keys.ts';
 import { VideoCardsRepository } from '../videos/video-cards.repository.ts';
-import { mediaSigner, parseCredential, type MediaSigner } from './media-links.ts';
-
-export const PUBLIC_CACHE = 'public, max-age=31536000, immutable';
-/** Public playlists that change when captions do (master, subtitles): cacheable, revalidated each time (ETag). */
-export const PLAYLIST_PUBLIC_CACHE = 'public, no-cache';
-/** Media of a video that is not public: never stored by a browser or a shared cache. */
-export const PRIVATE_CACHE = 'private, no-store';
-
-export const MEDIA_NOT_FOUND = 'Media not found';
-export const MEDIA_LINK_INVALID = 'This media link is invalid or has expired';
+import { MEDIA_LINK_INVALID, MEDIA_NOT_FOUND, mediaSigner, parseCredential, PRIVATE_CACHE, PUBLIC_CACHE, type MediaSigner } from '../media-links/media-links.ts';
 
 /** A path segment of a stored key: the names our keys use, never `.` or `..`. */
 const SEGMENT = /^(?!\.{1,2}$)[\w.-]{1,200}$/;

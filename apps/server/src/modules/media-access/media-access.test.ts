@@ -14,8 +14,7 @@ import { bearer, createTestApp, createUser, type TestContext } from '../../../te
 import { injectGetter, keyOf, loadLikePlayer, ORIGINAL_BYTES, storeReadyVideo, type Fetched, type Getter, type StoredVideo } from '../../../test/media.ts';
 import { startS3, type TestS3 } from '../../../test/s3.ts';
 import type { UserRow } from '../users/users.repository.ts';
-import { MediaSigner } from './media-links.ts';
-import { PLAYLIST_PUBLIC_CACHE, PRIVATE_CACHE, PUBLIC_CACHE } from './media-access.service.ts';
+import { MediaSigner, PLAYLIST_PUBLIC_CACHE, PRIVATE_CACHE, PUBLIC_CACHE } from '../media-links/media-links.ts';
 
 /** The master playlist changes with the captions (written per request): revalidated, every other public file immutable. */
 const publicCacheOf = (url: string) => (url.endsWith('/hls/master.m3u8') ? PLAYLIST_PUBLIC_CACHE : PUBLIC_CACHE);

@@ -5,7 +5,7 @@ import { keyOf, loadLikePlayer, ORIGINAL_BYTES, storeReadyVideo, type Getter } f
 import { startNginx, type NginxFront } from '../../../test/nginx.ts';
 import { freePort } from '../../../test/processes.ts';
 import type { UserRow } from '../users/users.repository.ts';
-import { PLAYLIST_PUBLIC_CACHE, PRIVATE_CACHE, PUBLIC_CACHE } from './media-access.service.ts';
+import { PLAYLIST_PUBLIC_CACHE, PRIVATE_CACHE, PUBLIC_CACHE } from '../media-links/media-links.ts';
 
 /**
  * The shipped docs/nginx.conf in front of Glimpse (MEDIA_ACCEL_REDIRECT=/_media_files/): Glimpse

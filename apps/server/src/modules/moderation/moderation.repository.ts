@@ -6,10 +6,8 @@ import { newId } from '../../lib/ids.ts';
 import { afterCursor, type PageWindow } from '../../lib/keyset.ts';
 import type { CursorValue } from '../../lib/pagination.ts';
 import { badRequest } from '../../lib/errors.ts';
-import { commentShownTo } from '../comments/comments.repository.ts';
-import { tweetShownTo } from '../tweets/tweets.repository.ts';
-import { videoVisibleTo } from '../videos/video-cards.repository.ts';
-import { accountVisibleTo } from './content-state.ts';
+import { commentShownTo, tweetShownTo, videoVisibleTo } from '../../policy/visibility.ts';
+import { accountVisibleTo } from '../../policy/content-state.ts';
 
 /** A reported item with its owner and state, whatever its kind (one row shape for the queue, reports and actions). */
 export interface TargetRow {

@@ -23,8 +23,8 @@ import {
 import type { ModuleOptions } from '../../context.ts';
 import { rateLimited } from '../../lib/rate-limit.ts';
 import { ok } from '../../lib/reply.ts';
-import { loginFirst, permissionFirst, requirePermission, requireViewer } from '../../plugins/viewer.ts';
-import type { Viewer } from '../auth/access-token.ts';
+import { loginFirst, permissionFirst, requirePermission, requireViewer } from '../../identity/viewer.ts';
+import type { Viewer } from '../../identity/access-token.ts';
 import { ModerationService } from './moderation.service.ts';
 
 const security = [{ bearer: [] }];

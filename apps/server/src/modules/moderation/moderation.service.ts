@@ -30,15 +30,15 @@ import {
   type ItemName,
 } from '../../mail/templates.ts';
 import { canActAgainst, type Actor } from '../../lib/permissions.ts';
-import { SessionsRepository } from '../auth/sessions.repository.ts';
+import { SessionsRepository } from '../../identity/sessions.repository.ts';
 import { CommentsService } from '../comments/comments.service.ts';
-import { mediaUrls, type MediaUrls } from '../media-access/media-links.ts';
+import { mediaUrls, type MediaUrls } from '../media-links/media-links.ts';
 import { TweetsService } from '../tweets/tweets.service.ts';
 import { VideosService } from '../videos/videos.service.ts';
-import { recordEvent } from '../notifications/events.ts';
+import { recordEvent } from '../../events/events.ts';
 import { MODERATION_MAIL_QUEUE } from './moderation-mail.job.ts';
 import { ModerationRepository, type Recipient, type TargetRow } from './moderation.repository.ts';
-import { toTakedown } from './content-state.ts';
+import { toTakedown } from '../../policy/content-state.ts';
 
 const iso = (d: Date | string) => new Date(d).toISOString();
 /** Reports shown per queue item; the count says how many there are. */

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { removedNotice } from '@glimpse/contract';
-import { createWorker } from '../../jobs/create-worker.ts';
+import { createWorker } from '../../worker.ts';
 import { createTestApp, createTweet, createUser, createVideo, memoryLog, readOutbox, TEST_PASSWORD, type TestContext } from '../../../test/harness.ts';
 import { call, expectError, MISSING_ID, rows } from '../../../test/http.ts';
 import type { UserRow } from '../users/users.repository.ts';

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultEmailModes } from '@glimpse/contract';
-import { createWorker } from '../../jobs/create-worker.ts';
+import { createWorker } from '../../worker.ts';
 import { JobsRepository } from '../../jobs/jobs.repository.ts';
 import { Worker } from '../../jobs/worker.ts';
 import { createMailer } from '../../mail/mailer.ts';
@@ -10,8 +10,8 @@ import { createTestApp, createUser, createVideo, memoryLog, readOutbox, TEST_ENV
 import { call, expectError, rows } from '../../../test/http.ts';
 import { startSmtp, type TestSmtp } from '../../../test/smtp.ts';
 import type { UserRow } from '../users/users.repository.ts';
-import { FANOUT_QUEUE } from './events.ts';
-import { fanoutHandler } from './fanout.job.ts';
+import { eventJobs } from '../../events/dispatch.ts';
+import { notificationEvents } from './notification-events.ts';
 import { NOTIFICATION_MAIL_QUEUE } from './notification-mail.job.ts';
 import { UnsubscribeTokens } from './unsubscribe-token.ts';
 
@@ -116,7 +116,7 @@ describe('mailing by preference', () => {
     const video = await createVideo(t.ctx, channel, { privacy: 'private' });
     await call(t, 'PATCH', `/videos/${video.id}/publish`, { as: channel, body: { isPublished: true } });
     // Fan out only, so the rows wait; then two mail runs on two workers at once.
-    await new Worker(t.ctx.db, { [FANOUT_QUEUE]: fanoutHandler(t.ctx) }, { log: memoryLog() }).drain();
+    await new Worker(t.ctx.db, eventJobs(t.ctx.db, [notificationEvents(t.ctx)]).handlers!, { log: memoryLog() }).drain();
     const jobs = new JobsRepository(t.ctx.db);
     await jobs.enqueue(NOTIFICATION_MAIL_QUEUE, {});
     await Promise.all([drain(), drain()]);
@@ -250,7 +250,7 @@ describe('unsubscribe', () => {
     await setMode(owner, { comment: 'digest' });
     const video = await createVideo(t.ctx, owner);
     await comment(fan, video.id, 'Waiting for the digest');
-    await new Worker(t.ctx.db, { [FANOUT_QUEUE]: fanoutHandler(t.ctx) }, { log: memoryLog() }).drain();
+    await new Worker(t.ctx.db, eventJobs(t.ctx.db, [notificationEvents(t.ctx)]).handlers!, { log: memoryLog() }).drain();
     const res = await unsubscribe(tokens().sign(owner.id, 'digest'));
     expect(res.json().data).toEqual({ scope: 'digest', types: ['newVideo', 'comment', 'newSubscriber'] });
     expect(await settingsOf(owner)).toEqual({ ...defaultEmailModes, newVideo: 'off', comment: 'off', newSubscriber: 'off' });

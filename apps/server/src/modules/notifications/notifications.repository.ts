@@ -3,13 +3,6 @@ import { defaultEmailModes, type NotificationSubject, type NotificationType } fr
 import { queryRows, type Executor } from '../../db/client.ts';
 import type { PageWindow } from '../../lib/keyset.ts';
 
-export interface EventRow {
-  id: string;
-  kind: string;
-  actor_id: string | null;
-  payload: Record<string, unknown>;
-}
-
 export interface NotificationRow {
   id: string;
   type: NotificationType;
@@ -60,20 +53,6 @@ function deliver(d: Delivery, recipients: SQL): SQL {
 
 export class NotificationsRepository {
   constructor(private readonly db: Executor) {}
-
-  async insertEvent(id: string, kind: string, actorId: string | null, payload: object): Promise<void> {
-    await this.db.execute(sql`INSERT INTO events (id, kind, actor_id, payload) VALUES (${id}, ${kind}, ${actorId}, ${JSON.stringify(payload)}::jsonb)`);
-  }
-
-  async findEvent(id: string): Promise<EventRow | undefined> {
-    const [row] = await queryRows<EventRow>(this.db, sql`SELECT id, kind, actor_id, payload FROM events WHERE id = ${id}`);
-    return row;
-  }
-
-  /** The event is told: the outbox row goes (its notifications keep its id). */
-  async deleteEvent(id: string): Promise<void> {
-    await this.db.execute(sql`DELETE FROM events WHERE id = ${id}`);
-  }
 
   /** Delivers to the given users (a few: an owner, a parent comment's author, mentioned users); the ids that got it. */
   async deliverTo(d: Delivery, userIds: string[]): Promise<string[]> {

@@ -3,7 +3,7 @@ import { notificationMessages, notificationParams, notificationSettingsPatch, no
 import type { ModuleOptions } from '../../context.ts';
 import { tooMany } from '../../lib/errors.ts';
 import { ok } from '../../lib/reply.ts';
-import { loginFirst, requireViewer } from '../../plugins/viewer.ts';
+import { loginFirst, requireViewer } from '../../identity/viewer.ts';
 import { LiveNotifications, STREAMS_PER_USER } from './live.ts';
 import { NotificationsService } from './notifications.service.ts';
 

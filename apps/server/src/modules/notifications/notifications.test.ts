@@ -1,14 +1,14 @@
 import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createWorker } from '../../jobs/create-worker.ts';
+import { createWorker } from '../../worker.ts';
 import { JobsRepository } from '../../jobs/jobs.repository.ts';
 import { bearer, createTestApp, createTweet, createUser, createVideo, memoryLog, type TestContext } from '../../../test/harness.ts';
 import { call, expectError, MISSING_ID, rows } from '../../../test/http.ts';
 import { transcodeHandler } from '../transcode/transcode.job.ts';
 import type { UserRow } from '../users/users.repository.ts';
-import { FANOUT_QUEUE } from './events.ts';
-import { FANOUT_BATCH } from './fanout.job.ts';
+import { EVENTS_QUEUE } from '../../events/events.ts';
+import { FANOUT_BATCH } from './notification-events.ts';
 import { NotificationsRepository } from './notifications.repository.ts';
 
 let t: TestContext;
@@ -102,7 +102,7 @@ describe('each type of notification', () => {
     await call(t, 'PATCH', `/videos/${video.id}/publish`, { as: channel, body: { isPublished: true } });
     const [event] = await rows<{ id: string }>(t, sql`SELECT id FROM events WHERE kind = 'videoPublished' AND payload ->> 'videoId' = ${video.id}`);
     // A second job for the same event, run by a second worker at the same time (a retry after a lost heartbeat).
-    await new JobsRepository(t.ctx.db).enqueue(FANOUT_QUEUE, { eventId: event!.id });
+    await new JobsRepository(t.ctx.db).enqueue(EVENTS_QUEUE, { eventId: event!.id });
     await Promise.all([fanOut(), fanOut()]);
     const counted = () =>
       rows<{ n: number; users: number }>(t, sql`SELECT count(*)::int AS n, count(DISTINCT user_id)::int AS users FROM notifications WHERE event_id = ${event!.id}`);

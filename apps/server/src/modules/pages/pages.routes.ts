@@ -5,7 +5,7 @@ import zlib from 'node:zlib';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyHelmetOptions } from '@fastify/helmet';
 import type { AppContext } from '../../context.ts';
-import { errorBody } from '../../plugins/errors.ts';
+import { errorBody } from '../../http/errors.ts';
 import { HlsStart } from '../media-access/hls-start.ts';
 import { BuildAssets, firstPaint } from './first-paint.ts';
 import { HeadTemplate } from './html-head.ts';

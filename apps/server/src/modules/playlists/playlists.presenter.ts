@@ -1,5 +1,5 @@
 import type { PlaylistSummary } from '@glimpse/contract';
-import type { MediaUrls } from '../media-access/media-links.ts';
+import type { MediaUrls } from '../media-links/media-links.ts';
 import { toOwner } from '../users/users.presenter.ts';
 import type { OwnerRow } from '../users/users.repository.ts';
 import type { PlaylistRow } from './playlists.repository.ts';

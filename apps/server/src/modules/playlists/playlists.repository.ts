@@ -3,7 +3,8 @@ import { queryRows, type Executor } from '../../db/client.ts';
 import { playlists, playlistVideos, users, videos } from '../../db/schema.ts';
 import { afterCursor, type PageWindow } from '../../lib/keyset.ts';
 import { ownerColumns } from '../users/users.repository.ts';
-import { publicMediaToken, videoCardColumns, videoListedTo } from '../videos/video-cards.repository.ts';
+import { videoCardColumns } from '../videos/video-cards.repository.ts';
+import { publicMediaToken, videoListedTo } from '../../policy/visibility.ts';
 
 export type PlaylistRow = typeof playlists.$inferSelect;
 

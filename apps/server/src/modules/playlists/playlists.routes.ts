@@ -9,7 +9,7 @@ import {
 } from '@glimpse/contract';
 import type { ModuleOptions } from '../../context.ts';
 import { ok } from '../../lib/reply.ts';
-import { loginFirst, requireViewer } from '../../plugins/viewer.ts';
+import { loginFirst, requireViewer } from '../../identity/viewer.ts';
 import { PlaylistsService } from './playlists.service.ts';
 
 export const playlistsRoutes: FastifyPluginAsyncZod<ModuleOptions> = async (app, { ctx }) => {

@@ -10,7 +10,7 @@ import type { Tx } from '../../db/client.ts';
 import { conflict, forbidden, loginRequired, notFound } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { pageOf, pageWindow } from '../../lib/keyset.ts';
-import { mediaUrls, type MediaUrls } from '../media-access/media-links.ts';
+import { mediaUrls, type MediaUrls } from '../media-links/media-links.ts';
 import { UsersRepository } from '../users/users.repository.ts';
 import { VideoCardsRepository } from '../videos/video-cards.repository.ts';
 import { toVideoCard } from '../videos/videos.presenter.ts';

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { envelope, messageOnly, pageQuery, registrationMessages, registrationParams, registrationsPage, rejectRegistrationBody } from '@glimpse/contract';
 import type { ModuleOptions } from '../../context.ts';
 import { ok } from '../../lib/reply.ts';
-import { permissionFirst, requirePermission } from '../../plugins/viewer.ts';
+import { permissionFirst, requirePermission } from '../../identity/viewer.ts';
 import { RegistrationsService } from './registrations.service.ts';
 
 const tags = ['moderation'];

@@ -2,9 +2,10 @@ import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { subscriptions, users, videos } from '../../db/schema.ts';
 import { afterCursor, type PageWindow } from '../../lib/keyset.ts';
-import { accountVisibleTo } from '../moderation/content-state.ts';
+import { accountVisibleTo } from '../../policy/content-state.ts';
 import { channelColumns } from '../users/channels.repository.ts';
-import { videoCardColumns, videoListedTo } from '../videos/video-cards.repository.ts';
+import { videoCardColumns } from '../videos/video-cards.repository.ts';
+import { videoListedTo } from '../../policy/visibility.ts';
 
 export class SubscriptionsRepository {
   constructor(private readonly db: Executor) {}

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { channelIdParams, pageQuery, subscribedChannelsQuery, subscriptionMessages } from '@glimpse/contract';
 import type { ModuleOptions } from '../../context.ts';
 import { ok } from '../../lib/reply.ts';
-import { loginFirst, requireViewer } from '../../plugins/viewer.ts';
+import { loginFirst, requireViewer } from '../../identity/viewer.ts';
 import { SubscriptionsService } from './subscriptions.service.ts';
 
 export const subscriptionsRoutes: FastifyPluginAsyncZod<ModuleOptions> = async (app, { ctx }) => {

@@ -10,9 +10,9 @@ import { badRequest, notFound } from '../../lib/errors.ts';
 import { pageOf, pageWindow } from '../../lib/keyset.ts';
 import { toChannel } from '../users/users.presenter.ts';
 import { UsersRepository } from '../users/users.repository.ts';
-import { mediaUrls } from '../media-access/media-links.ts';
+import { mediaUrls } from '../media-links/media-links.ts';
 import { toVideoCard } from '../videos/videos.presenter.ts';
-import { recordEvent } from '../notifications/events.ts';
+import { recordEvent } from '../../events/events.ts';
 import { SubscriptionsRepository } from './subscriptions.repository.ts';
 
 export class SubscriptionsService {

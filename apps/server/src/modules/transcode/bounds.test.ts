@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clipJob } from '@glimpse/media';
-import { createWorker } from '../../jobs/create-worker.ts';
+import { createWorker } from '../../worker.ts';
 import { VideosRepository } from '../videos/videos.repository.ts';
 import { bearer, createTestApp, createUser, memoryLog, testMedia, uploadVideo, type TestContext } from '../../../test/harness.ts';
 

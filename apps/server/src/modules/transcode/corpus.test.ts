@@ -5,7 +5,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clipJob, NOT_A_VIDEO, parseProbe, pictureJob, type ClipSpec } from '@glimpse/media';
 import { queryRows } from '../../db/client.ts';
-import { createWorker } from '../../jobs/create-worker.ts';
+import { createWorker } from '../../worker.ts';
 import type { LocalStorage } from '../../storage/local-storage.ts';
 import { bearer, createTestApp, createUser, memoryLog, testMedia, uploadVideo, type TestContext } from '../../../test/harness.ts';
 

@@ -1,7 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createWorker } from '../../jobs/create-worker.ts';
+import { createWorker } from '../../worker.ts';
 import type { JobLogger } from '../../jobs/worker.ts';
 import type { LocalStorage } from '../../storage/local-storage.ts';
 import { bearer, createTestApp, createUser, makeClip, memoryLog, uploadVideo, type TestContext } from '../../../test/harness.ts';

@@ -1,5 +1,6 @@
 import { createReadStream, createWriteStream } from 'node:fs';
-import { announceVideo, recordEvent } from '../notifications/events.ts';
+import { recordEvent } from '../../events/events.ts';
+import { announceVideo } from '../videos/announce.ts';
 import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { buffer } from 'node:stream/consumers';
 import { once } from 'node:events';
@@ -28,7 +29,7 @@ import { MediaStoppedError, MediaToolError } from '../../media/engine.ts';
 import { LocalStorage } from '../../storage/local-storage.ts';
 import { videoMediaPrefix } from '../../storage/media-keys.ts';
 import { VideosRepository } from '../videos/videos.repository.ts';
-import { StorageUsageRepository } from '../accounts/storage-usage.repository.ts';
+import { StorageUsageRepository } from '../quota/storage-usage.repository.ts';
 
 export interface TranscodePayload {
   videoId: string;

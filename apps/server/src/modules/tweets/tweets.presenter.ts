@@ -1,6 +1,6 @@
 import type { Tweet } from '@glimpse/contract';
 import type { Storage } from '../../storage/storage.ts';
-import { toTakedown } from '../moderation/content-state.ts';
+import { toTakedown } from '../../policy/content-state.ts';
 import { toLikeStatus } from '../likes/likes.presenter.ts';
 import { imageRef, toOwner } from '../users/users.presenter.ts';
 import type { OwnerRow } from '../users/users.repository.ts';

@@ -1,23 +1,13 @@
-import { and, desc, eq, or, type SQL } from 'drizzle-orm';
+import { and, desc, eq } from 'drizzle-orm';
 import type { ReviewState } from '@glimpse/contract';
 import type { Executor } from '../../db/client.ts';
 import { comments, likes, tweets, users } from '../../db/schema.ts';
 import { afterCursor, type PageWindow } from '../../lib/keyset.ts';
 import { viewerLikeOn } from '../likes/likes.repository.ts';
-import { moderationClear } from '../moderation/content-state.ts';
+import { tweetShownTo } from '../../policy/visibility.ts';
 import { ownerColumns } from '../users/users.repository.ts';
 
 export type TweetRow = typeof tweets.$inferSelect;
-
-/**
- * Which tweets a viewer is shown: published ones that moderators did not take down, by an account
- * that is not suspended (moderationClear, ADR 012); every one of their own; staff see every one.
- */
-export function tweetShownTo(viewerId: string | null, staff: boolean): SQL | undefined {
-  if (staff) return undefined;
-  const shown = and(eq(tweets.reviewState, 'published'), moderationClear(tweets))!;
-  return viewerId ? or(shown, eq(tweets.ownerId, viewerId)) : shown;
-}
 
 export class TweetsRepository {
   constructor(private readonly db: Executor) {}

@@ -5,7 +5,7 @@ import { channelTweetsParams, pageQuery, tweetMessages, tweetParams } from '@gli
 import type { ModuleOptions } from '../../context.ts';
 import { readMultipart } from '../../lib/multipart.ts';
 import { ok } from '../../lib/reply.ts';
-import { permissionFirst, requireViewer, requirePermission } from '../../plugins/viewer.ts';
+import { permissionFirst, requireViewer, requirePermission } from '../../identity/viewer.ts';
 import { TweetsService, type TweetForm } from './tweets.service.ts';
 
 export const tweetsRoutes: FastifyPluginAsyncZod<ModuleOptions> = async (app, { ctx }) => {

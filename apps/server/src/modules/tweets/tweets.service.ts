@@ -1,5 +1,5 @@
 import { createTweetFields, tweetMessages, updateTweetFields, type PageQuery, type ReviewState, type Tweet } from '@glimpse/contract';
-import { recordEvent } from '../notifications/events.ts';
+import { recordEvent } from '../../events/events.ts';
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/client.ts';
 import { can, type Actor } from '../../lib/permissions.ts';

@@ -5,7 +5,7 @@ import type { ModuleOptions } from '../../context.ts';
 import { readMultipart } from '../../lib/multipart.ts';
 import { rateLimited } from '../../lib/rate-limit.ts';
 import { ok } from '../../lib/reply.ts';
-import { requireViewer } from '../../plugins/viewer.ts';
+import { requireViewer } from '../../identity/viewer.ts';
 import { UploadsService } from './uploads.service.ts';
 
 export const uploadsRoutes: FastifyPluginAsyncZod<ModuleOptions> = async (app, { ctx }) => {

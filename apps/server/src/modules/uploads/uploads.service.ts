@@ -21,11 +21,12 @@ import { ApiError, badRequest, conflict, notFound, tooLarge, tooMany } from '../
 import { newId } from '../../lib/ids.ts';
 import type { EncodedImage } from '../../lib/images.ts';
 import type { MultipartResult } from '../../lib/multipart.ts';
+import { TRANSCODE_QUEUE } from '../transcode/queue.ts';
 import { JobsRepository } from '../../jobs/jobs.repository.ts';
 import { originalKey, uploadChunkKey, uploadPrefix, videoPrefixes } from '../../storage/media-keys.ts';
-import { QuotaExceeded, QuotaService } from '../accounts/quota.service.ts';
-import { StorageUsageRepository } from '../accounts/storage-usage.repository.ts';
-import { parseFields } from '../videos/form.ts';
+import { QuotaExceeded, QuotaService } from '../quota/quota.service.ts';
+import { StorageUsageRepository } from '../quota/storage-usage.repository.ts';
+import { parseFields } from '../../lib/form.ts';
 import { prepareThumbnail, storeThumbnail } from '../videos/thumbnail.ts';
 import { VideosRepository } from '../videos/videos.repository.ts';
 import { VideosService } from '../videos/videos.service.ts';
@@ -33,7 +34,6 @@ import { privacyChange, schedulePublication, type PrivacyChange } from '../video
 import { firstChunkOf, missingChunks } from './chunk-numbering.ts';
 import { UploadsRepository } from './uploads.repository.ts';
 
-export const TRANSCODE_QUEUE = 'transcode';
 const MB = 1024 * 1024;
 /** Expired sessions removed per maintenance turn: bounded work, the rest go on the next turns. */
 const SWEEP_BATCH = 100;

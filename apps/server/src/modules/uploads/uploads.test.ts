@@ -7,7 +7,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NOT_A_VIDEO } from '@glimpse/media';
 import { queryRows } from '../../db/client.ts';
-import { createWorker } from '../../jobs/create-worker.ts';
+import { createWorker } from '../../worker.ts';
 import type { LocalStorage } from '../../storage/local-storage.ts';
 import { originalKey, uploadPrefix } from '../../storage/media-keys.ts';
 import {

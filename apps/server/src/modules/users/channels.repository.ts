@@ -1,8 +1,8 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { subscriptions, users, videos } from '../../db/schema.ts';
-import { accountVisibleTo } from '../moderation/content-state.ts';
-import { videoListedTo } from '../videos/video-cards.repository.ts';
+import { accountVisibleTo } from '../../policy/content-state.ts';
+import { videoListedTo } from '../../policy/visibility.ts';
 
 /** A user as a channel object shows them (see toChannel); `email` is sent only to its owner. */
 export interface ChannelRow {

@@ -1,7 +1,6 @@
 import type { Role } from '@glimpse/contract';
 import { and, eq, isNotNull, ne, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import type { AccountAccess } from './account-state.ts';
 import { users } from '../../db/schema.ts';
 
 export type UserRow = typeof users.$inferSelect;
@@ -24,16 +23,6 @@ export class UsersRepository {
 
   async findById(id: string): Promise<UserRow | undefined> {
     const [row] = await this.db.select().from(users).where(eq(users.id, id)).limit(1);
-    return row;
-  }
-
-  /** What every authenticated request checks: the account's role and state, as stored now. */
-  async findAccess(id: string): Promise<AccountAccess | undefined> {
-    const [row] = await this.db
-      .select({ userName: users.userName, role: users.role, state: users.state, stateReason: users.stateReason, suspendedUntil: users.suspendedUntil })
-      .from(users)
-      .where(eq(users.id, id))
-      .limit(1);
     return row;
   }
 

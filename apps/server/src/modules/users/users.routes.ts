@@ -17,8 +17,8 @@ import { badRequest } from '../../lib/errors.ts';
 import { readMultipart } from '../../lib/multipart.ts';
 import { rateLimited } from '../../lib/rate-limit.ts';
 import { ok } from '../../lib/reply.ts';
-import { requireViewer } from '../../plugins/viewer.ts';
-import { refreshTokenOf } from '../auth/refresh-cookie.ts';
+import { requireViewer } from '../../identity/viewer.ts';
+import { refreshTokenOf } from '../../identity/refresh-cookie.ts';
 import { UsersService, type ProfileImage } from './users.service.ts';
 
 export const usersRoutes: FastifyPluginAsyncZod<ModuleOptions> = async (app, { ctx }) => {

@@ -5,8 +5,8 @@ import { badRequest, conflict, notFound, tooManyRequests, unauthorized } from '.
 import { RateLimitsRepository } from '../../lib/rate-limits.repository.ts';
 import { replaceFile, saveImage } from '../../storage/images.ts';
 import { userImagePrefix } from '../../storage/media-keys.ts';
-import { hashPassword, verifyPassword } from '../auth/passwords.ts';
-import { SessionsService } from '../auth/sessions.service.ts';
+import { hashPassword, verifyPassword } from '../../identity/passwords.ts';
+import { SessionsService } from '../../identity/sessions.service.ts';
 import { ChannelsRepository } from './channels.repository.ts';
 import { freeUserName } from './user-names.ts';
 import { toAuthUser, toChannel } from './users.presenter.ts';

@@ -6,7 +6,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pgliteExtensions, queryRows, wrapPglite, type Executor } from '../../db/client.ts';
 import { migrate } from '../../db/migrate.ts';
-import { createWorker } from '../../jobs/create-worker.ts';
+import { createWorker } from '../../worker.ts';
 import { newId } from '../../lib/ids.ts';
 import {
   bearer,

@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context.ts';
 import type { JobHandler } from '../../jobs/worker.ts';
-import { announceVideo } from '../notifications/events.ts';
+import { announceVideo } from './announce.ts';
 import type { PublishPayload } from './privacy.ts';
 import { VideosRepository } from './videos.repository.ts';
 

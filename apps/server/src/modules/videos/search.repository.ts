@@ -2,7 +2,7 @@ import { and, desc, isNotNull, sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Executor } from '../../db/client.ts';
 import { users } from '../../db/schema.ts';
 import type { CursorValue } from '../../lib/pagination.ts';
-import { accountVisibleTo } from '../moderation/content-state.ts';
+import { accountVisibleTo } from '../../policy/content-state.ts';
 import { channelColumns, type ChannelRow } from '../users/channels.repository.ts';
 import { listedTo, publicTokenOfV } from './videos.repository.ts';
 

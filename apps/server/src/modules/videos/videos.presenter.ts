@@ -1,7 +1,7 @@
 import type { Video, VideoCard } from '@glimpse/contract';
-import { urlRef, type MediaUrls } from '../media-access/media-links.ts';
-import { toCaptions } from '../captions/captions.presenter.ts';
-import { toTakedown } from '../moderation/content-state.ts';
+import { urlRef, type MediaUrls } from '../media-links/media-links.ts';
+import { toCaptions } from './captions.presenter.ts';
+import { toTakedown } from '../../policy/content-state.ts';
 import { toOwner } from '../users/users.presenter.ts';
 import type { VideoCardRow } from './video-cards.repository.ts';
 import type { VideoRow } from './videos.repository.ts';

@@ -5,7 +5,7 @@ import { videos } from '../../db/schema.ts';
 import { badRequest } from '../../lib/errors.ts';
 import { isUuid } from '../../lib/ids.ts';
 import type { CursorValue } from '../../lib/pagination.ts';
-import { publicMediaToken, videoListedTo, videoListedVisibility, videoVisibility } from './video-cards.repository.ts';
+import { publicMediaToken, videoListedTo, videoListedVisibility, videoVisibility } from '../../policy/visibility.ts';
 
 export type VideoTableRow = typeof videos.$inferSelect;
 
@@ -387,6 +387,19 @@ export class VideosRepository {
    * Counts a view once per viewer per hour: the (video, viewer) row is inserted, or refreshed
    * only when its last count is over an hour old; the counter moves only when a row was written.
    */
+  /**
+   * The viewer's watch history (the history module lists it): one row per user and video, moved
+   * to the top on every watch, keeping the last position. Written here, with the view it counts.
+   */
+  async recordWatch(userId: string, videoId: string, position: number | undefined): Promise<void> {
+    await this.db.execute(
+      sql`INSERT INTO watch_history (user_id, video_id, watched_at, position_seconds)
+          VALUES (${userId}, ${videoId}, clock_timestamp(), ${position ?? 0})
+          ON CONFLICT (user_id, video_id) DO UPDATE SET watched_at = EXCLUDED.watched_at,
+            position_seconds = COALESCE(${position ?? null}::real, watch_history.position_seconds)`,
+    );
+  }
+
   async countView(videoId: string, viewerKey: string): Promise<{ counted: boolean; views: number }> {
     const written = await queryRows<{ video_id: string }>(
       this.db,

@@ -18,10 +18,10 @@ import type { ModuleOptions } from '../../context.ts';
 import { readMultipart } from '../../lib/multipart.ts';
 import { can } from '../../lib/permissions.ts';
 import { ok } from '../../lib/reply.ts';
-import { requireViewer } from '../../plugins/viewer.ts';
-import { PRIVATE_CACHE } from '../media-access/media-access.service.ts';
-import { sendStored } from '../media-access/send-stored.ts';
-import { parseFields } from './form.ts';
+import { requireViewer } from '../../identity/viewer.ts';
+import { PRIVATE_CACHE } from '../media-links/media-links.ts';
+import { sendStored } from '../media-links/send-stored.ts';
+import { parseFields } from '../../lib/form.ts';
 import { VideosService } from './videos.service.ts';
 
 const LOGIN_TO_EDIT = 'Please login to manage your videos';

@@ -1,14 +1,13 @@
 import path from 'node:path';
-import { announceVideo } from '../notifications/events.ts';
+import { announceVideo } from './announce.ts';
 import { videoMessages, type PlaylistSummary, type VideoEditFields, type VideoListQuery, type VideoSearchPage } from '@glimpse/contract';
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/client.ts';
 import { forbidden, notFound } from '../../lib/errors.ts';
 import { decodeCursor, toPage, type CursorValue, type PageInfo } from '../../lib/pagination.ts';
 import { JobsRepository } from '../../jobs/jobs.repository.ts';
-import { HistoryRepository } from '../history/history.repository.ts';
 import { videoPrefixes } from '../../storage/media-keys.ts';
-import { mediaUrls, type MediaUrls } from '../media-access/media-links.ts';
+import { mediaUrls, type MediaUrls } from '../media-links/media-links.ts';
 import { toChannel, toOwner } from '../users/users.presenter.ts';
 import { UsersRepository } from '../users/users.repository.ts';
 import { SearchRepository, type PlaylistHit } from './search.repository.ts';
@@ -17,7 +16,7 @@ import { prepareThumbnail, storeThumbnail } from './thumbnail.ts';
 import { privacyChange, schedulePublication, type PrivacyChange } from './privacy.ts';
 import { toVideo } from './videos.presenter.ts';
 import { VideosRepository, type VideoSort, type VideoTableRow } from './videos.repository.ts';
-import { StorageUsageRepository } from '../accounts/storage-usage.repository.ts';
+import { StorageUsageRepository } from '../quota/storage-usage.repository.ts';
 
 export interface PageArgs {
   page: number;
@@ -114,8 +113,9 @@ export class VideosService {
   async view(id: string, viewer: { id: string } | null, ip: string, position: number | undefined) {
     await this.get(id, viewer?.id ?? null);
     const result = await this.ctx.db.transaction(async (tx) => {
-      const counted = await new VideosRepository(tx).countView(id, viewer ? `u:${viewer.id}` : `ip:${ip}`);
-      if (viewer) await new HistoryRepository(tx).record(viewer.id, id, position);
+      const videos = new VideosRepository(tx);
+      const counted = await videos.countView(id, viewer ? `u:${viewer.id}` : `ip:${ip}`);
+      if (viewer) await videos.recordWatch(viewer.id, id, position);
       return counted;
     });
     return result;

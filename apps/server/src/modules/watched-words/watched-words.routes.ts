@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { watchedWordBody, watchedWordMessages, watchedWordParams } from '@glimpse/contract';
 import type { ModuleOptions } from '../../context.ts';
 import { ok } from '../../lib/reply.ts';
-import { permissionFirst } from '../../plugins/viewer.ts';
+import { permissionFirst } from '../../identity/viewer.ts';
 import { WatchedWordsService } from './watched-words.service.ts';
 
 /** Watched words: admins keep the list (ARCHITECTURE §8, `configure`). */

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import type { Executor } from '../../db/client.ts';
-import { instanceSettings } from '../../db/schema.ts';
+import type { Executor } from '../db/client.ts';
+import { instanceSettings } from '../db/schema.ts';
 
 /** The one row of instance settings: only the values an admin set. */
 export class SettingsRepository {

@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.ts';
 import { ApiError, notFound } from '../../lib/errors.ts';
 import { contentTypeOf } from '../../storage/content-types.ts';
 import { encodeKey, LocalStorage } from '../../storage/local-storage.ts';
-import { MEDIA_NOT_FOUND } from './media-access.service.ts';
+import { MEDIA_NOT_FOUND } from './media-links.ts';
 
 /**
  * Answers with a stored file and the given headers. Behind nginx (MEDIA_ACCEL_REDIRECT, local

@@ -1,5 +1,5 @@
 import type { VideoCaption } from '@glimpse/contract';
-import type { MediaUrls } from '../media-access/media-links.ts';
+import type { MediaUrls } from '../media-links/media-links.ts';
 
 /** The captions of one video as the API lists them: URLs per the video's media rules (ADR 011). */
 export function toCaptions(

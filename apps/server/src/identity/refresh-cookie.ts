@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { forbidden } from '../../lib/errors.ts';
+import { forbidden } from '../lib/errors.ts';
 
 const COOKIE = 'refreshToken';
 export const CROSS_ORIGIN_MESSAGE = 'Cross-origin requests cannot use the session cookie';

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { badRequest } from '../../lib/errors.ts';
+import { badRequest } from './errors.ts';
 
 /** Validates multipart text fields with a contract schema; the first problem is the 400 message. */
 export function parseFields<S extends z.ZodType>(schema: S, fields: unknown): z.infer<S> {

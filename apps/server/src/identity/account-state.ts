@@ -1,5 +1,5 @@
 import { messages, type AccountState, type Role } from '@glimpse/contract';
-import { ApiError } from '../../lib/errors.ts';
+import { ApiError } from '../lib/errors.ts';
 
 /** The part of an account that decides whether it may log in and act (ARCHITECTURE §8). */
 export interface AccountAccess {

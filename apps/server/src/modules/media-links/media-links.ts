@@ -7,6 +7,15 @@ import type { Storage } from '../../storage/storage.ts';
 /** The `{ url }` object the API uses for images, or null. */
 export const urlRef = (url: string | null): { url: string } | null => (url ? { url } : null);
 
+export const PUBLIC_CACHE = 'public, max-age=31536000, immutable';
+/** Public playlists that change when captions do (master, subtitles): cacheable, revalidated each time (ETag). */
+export const PLAYLIST_PUBLIC_CACHE = 'public, no-cache';
+/** Media of a video that is not public: never stored by a browser or a shared cache. */
+export const PRIVATE_CACHE = 'private, no-store';
+
+export const MEDIA_NOT_FOUND = 'Media not found';
+export const MEDIA_LINK_INVALID = 'This media link is invalid or has expired';
+
 /** Where the app serves stored files. */
 export const MEDIA_PATH = '/media';
 

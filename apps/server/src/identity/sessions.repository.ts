@@ -1,7 +1,7 @@
 import { and, eq, isNull, ne, sql } from 'drizzle-orm';
-import type { AccountAccess } from '../users/account-state.ts';
-import type { Executor } from '../../db/client.ts';
-import { sessions, users } from '../../db/schema.ts';
+import type { AccountAccess } from './account-state.ts';
+import type { Executor } from '../db/client.ts';
+import { sessions, users } from '../db/schema.ts';
 
 export type SessionRow = typeof sessions.$inferSelect;
 export type NewSessionRow = typeof sessions.$inferInsert;

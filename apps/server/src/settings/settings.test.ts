@@ -4,8 +4,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clipJob } from '@glimpse/media';
 import { instanceMessages } from '@glimpse/contract';
-import { bearer, createTestApp, createUser, testMedia, uploadVideo, type TestContext } from '../../../test/harness.ts';
-import { call, expectError } from '../../../test/http.ts';
+import { bearer, createTestApp, createUser, testMedia, uploadVideo, type TestContext } from '../../test/harness.ts';
+import { call, expectError } from '../../test/http.ts';
 import { SettingsRepository } from './settings.repository.ts';
 import { defaultSettings, SettingsService } from './settings.service.ts';
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { accountMessages, formatBytes } from '@glimpse/contract';
-import { createWorker } from '../../jobs/create-worker.ts';
+import { createWorker } from '../../worker.ts';
 import type { LocalStorage } from '../../storage/local-storage.ts';
 import { uploadPrefix } from '../../storage/media-keys.ts';
 import type { UserRow } from '../users/users.repository.ts';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { counterMismatches } from '../../../test/invariants.ts';
-import { call } from '../../../test/http.ts';
-import { createTestApp, createUser, type TestContext } from '../../../test/harness.ts';
+import { counterMismatches } from '../../test/invariants.ts';
+import { call } from '../../test/http.ts';
+import { createTestApp, createUser, type TestContext } from '../../test/harness.ts';
 import { DEMO_PASSWORD, DEMO_VIDEOS, DemoRefusedError, seedDemo, type DemoResult } from './demo.service.ts';
 
 let t: TestContext;

@@ -1,10 +1,10 @@
 import { messages, type RefreshResult } from '@glimpse/contract';
-import type { AppContext } from '../../context.ts';
-import { unauthorized } from '../../lib/errors.ts';
-import { randomToken, sha256 } from '../../lib/hash.ts';
-import { newId } from '../../lib/ids.ts';
+import type { AppContext } from '../context.ts';
+import { unauthorized } from '../lib/errors.ts';
+import { randomToken, sha256 } from '../lib/hash.ts';
+import { newId } from '../lib/ids.ts';
 import type { TokenSubject } from './access-token.ts';
-import { accountRefusal } from '../users/account-state.ts';
+import { accountRefusal } from './account-state.ts';
 import { SessionsRepository } from './sessions.repository.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { instanceSettings, type InstanceSettings } from '@glimpse/contract';
-import type { Config } from '../../config.ts';
-import type { Executor } from '../../db/client.ts';
+import type { Config } from '../config.ts';
+import type { Executor } from '../db/client.ts';
 import { SettingsRepository } from './settings.repository.ts';
 
 /** How long a process trusts its copy: another API process's change shows within this time. */

@@ -2,12 +2,12 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { CHUNK_BYTES, type VideoResult } from '@glimpse/contract';
-import { buildApp } from '../../app.ts';
-import type { AppContext } from '../../context.ts';
-import { createWorker } from '../../jobs/create-worker.ts';
-import { newId } from '../../lib/ids.ts';
-import { hashPassword } from '../auth/passwords.ts';
-import { UsersRepository, type UserRow } from '../users/users.repository.ts';
+import { buildApp } from '../app.ts';
+import type { AppContext } from '../context.ts';
+import { createWorker } from '../worker.ts';
+import { newId } from '../lib/ids.ts';
+import { hashPassword } from '../identity/passwords.ts';
+import { UsersRepository, type UserRow } from '../modules/users/users.repository.ts';
 import { generatedPicture, gradientCover, initialsAvatar, titledClip } from './demo-media.ts';
 
 export const DEMO_PASSWORD = 'glimpse-demo';

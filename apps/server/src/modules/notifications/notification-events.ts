@@ -1,12 +1,13 @@
 import { parseMentions, type NotificationSubject } from '@glimpse/contract';
 import type { AppContext } from '../../context.ts';
 import { JobsRepository } from '../../jobs/jobs.repository.ts';
-import type { JobContext, JobHandler } from '../../jobs/worker.ts';
+import type { EventSubscriber } from '../../events/dispatch.ts';
+import type { DomainEvent, EventOf } from '../../events/events.ts';
+import type { JobContext } from '../../jobs/worker.ts';
 import { CommentsRepository } from '../comments/comments.repository.ts';
 import { entityOf } from '../comments/comments.presenter.ts';
 import { TweetsRepository } from '../tweets/tweets.repository.ts';
 import { VideosRepository } from '../videos/videos.repository.ts';
-import type { DomainEvent, FanoutPayload } from './events.ts';
 import { requestMailRun } from './notification-mail.job.ts';
 import { NotificationMailRepository } from './notification-mail.repository.ts';
 import { NotificationsRepository, type Delivery } from './notifications.repository.ts';
@@ -20,14 +21,12 @@ const excerpt = (text: string) => {
   return line.length > EXCERPT_MAX ? `${line.slice(0, EXCERPT_MAX - 1)}…` : line;
 };
 
-type EventOf<K extends DomainEvent['kind']> = Extract<DomainEvent, { kind: K }>;
-
 /**
- * Turns one event into notifications (ARCHITECTURE §10): at least once and idempotently (one row per
+ * The notifications module's subscriber to domain events: turns one event into notifications (ARCHITECTURE §10): at least once and idempotently (one row per
  * event and recipient), subscribers in batches with a heartbeat between them, and after each write
  * a NOTIFY so API processes update the open bells. Mails are sent from these rows by the mail job.
  */
-export function fanoutHandler(ctx: AppContext): JobHandler<FanoutPayload> {
+export function notificationEvents(ctx: AppContext): EventSubscriber {
   const repo = new NotificationsRepository(ctx.db);
   const videos = new VideosRepository(ctx.db);
   const comments = new CommentsRepository(ctx.db);
@@ -117,18 +116,13 @@ export function fanoutHandler(ctx: AppContext): JobHandler<FanoutPayload> {
   };
 
   return {
-    async run({ eventId }, job) {
-      const row = await repo.findEvent(eventId);
-      if (!row) return { skipped: 'no event' };
-      const event = { kind: row.kind, actorId: row.actor_id, ...row.payload } as DomainEvent;
+    name: 'notifications',
+    async handle(eventId, event, job) {
       const fanout = fanouts[event.kind] as (id: string, e: DomainEvent, job: JobContext) => Promise<object>;
       const result = await fanout(eventId, event, job);
-      await repo.deleteEvent(eventId);
       // Rows to mail at once: a mail run soon, not at the next maintenance.
       if (await mail.hasInstant(eventId)) await requestMailRun(jobs);
       return result;
     },
-    // What was delivered stays; the rest of the event is dropped (the job's row keeps the error).
-    onFailed: async () => {},
   };
 }

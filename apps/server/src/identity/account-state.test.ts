@@ -1,11 +1,11 @@
 import { messages } from '@glimpse/contract';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, createUser, TEST_PASSWORD, type TestContext } from '../../../test/harness.ts';
-import { call, expectError } from '../../../test/http.ts';
-import { users } from '../../db/schema.ts';
+import { createTestApp, createUser, TEST_PASSWORD, type TestContext } from '../../test/harness.ts';
+import { call, expectError } from '../../test/http.ts';
+import { users } from '../db/schema.ts';
 import { accountRefusal, isActive } from './account-state.ts';
-import type { UserRow } from './users.repository.ts';
+import type { UserRow } from '../modules/users/users.repository.ts';
 
 let t: TestContext;
 beforeAll(async () => {

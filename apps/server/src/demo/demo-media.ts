@@ -1,7 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import sharp from 'sharp';
 import { clipJob, pictureJob } from '@glimpse/media';
-import type { MediaEngine } from '../../media/engine.ts';
+import type { MediaEngine } from '../media/engine.ts';
 
 const initials = (name: string) =>
   name

@@ -3,9 +3,9 @@ import type { FastifyRequest } from 'fastify';
 import { forbidden, loginRequired } from '../lib/errors.ts';
 import { can, type Action } from '../lib/permissions.ts';
 import type { Db } from '../db/client.ts';
-import type { AccessTokens, Viewer } from '../modules/auth/access-token.ts';
-import { isActive } from '../modules/users/account-state.ts';
-import { UsersRepository } from '../modules/users/users.repository.ts';
+import type { AccessTokens, Viewer } from './access-token.ts';
+import { isActive } from './account-state.ts';
+import { AccountAccessRepository } from './account-access.repository.ts';
 
 /** Why a logged-in account without the role is refused a staff call. */
 export const STAFF_ONLY_MESSAGE = 'Only moderators and admins can do this';
@@ -30,7 +30,7 @@ declare module 'fastify' {
  * when its access token expires (ARCHITECTURE §8).
  */
 export const viewerPlugin = fp<{ tokens: AccessTokens; db: Db }>(async (app, { tokens, db }) => {
-  const users = new UsersRepository(db);
+  const accounts = new AccountAccessRepository(db);
   app.decorateRequest('viewer', null);
   app.decorateRequest('rejectedToken', null);
   app.addHook('onRequest', async (request) => {
@@ -42,7 +42,7 @@ export const viewerPlugin = fp<{ tokens: AccessTokens; db: Db }>(async (app, { t
       request.rejectedToken = result.reason;
       return;
     }
-    const account = await users.findAccess(result.subject.id);
+    const account = await accounts.findAccess(result.subject.id);
     if (!account) request.rejectedToken = 'invalid';
     else if (!isActive(account)) request.rejectedToken = 'suspended';
     else request.viewer = { id: result.subject.id, userName: account.userName, role: account.role };

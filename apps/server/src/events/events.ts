@@ -1,0 +1,42 @@
+import type { NotificationSubject } from '@glimpse/contract';
+import type { Executor } from '../db/client.ts';
+import { JobsRepository } from '../jobs/jobs.repository.ts';
+import { newId } from '../lib/ids.ts';
+import { EventsRepository } from './events.repository.ts';
+
+/**
+ * The queue that hands each event to its subscribers: one job per event, enqueued with it. (Named
+ * for its first subscriber; the name stays so queued jobs of older versions still run.)
+ */
+export const EVENTS_QUEUE = 'notification-fanout';
+
+/**
+ * Something others should hear about, published by the module that owns the change. Subscribers
+ * read the item's state when they run (a comment deleted meanwhile tells no one), so events carry
+ * ids, not copies.
+ */
+export type DomainEvent =
+  | { kind: 'videoPublished'; actorId: string; videoId: string }
+  | { kind: 'commentPublished'; actorId: string; commentId: string }
+  | { kind: 'tweetPublished'; actorId: string; tweetId: string }
+  | { kind: 'subscribed'; actorId: string; channelId: string }
+  | { kind: 'videoProcessed'; actorId: null; videoId: string; outcome: 'ready' | 'failed'; reason?: string }
+  | { kind: 'moderation'; actorId: null; userIds: string[]; subject: NotificationSubject };
+
+export type EventOf<K extends DomainEvent['kind']> = Extract<DomainEvent, { kind: K }>;
+
+export interface EventJobPayload {
+  eventId: string;
+}
+
+/**
+ * Writes the event and its dispatch job in the caller's transaction (a transactional outbox): both
+ * commit with the change that caused them, or neither does; the request never waits for subscribers.
+ */
+export async function recordEvent(tx: Executor, event: DomainEvent): Promise<void> {
+  const id = newId();
+  const { kind, actorId, ...payload } = event;
+  await new EventsRepository(tx).insert(id, kind, actorId, payload);
+  const job: EventJobPayload = { eventId: id };
+  await new JobsRepository(tx).enqueue(EVENTS_QUEUE, job, { maxAttempts: 5 });
+}

@@ -1,0 +1,8 @@
+import type { Executor } from '../../db/client.ts';
+import { recordEvent } from '../../events/events.ts';
+import { VideosRepository } from './videos.repository.ts';
+
+/** Publishes "video published" the first time the video is listed (in the caller's transaction). */
+export async function announceVideo(tx: Executor, video: { id: string; ownerId: string }): Promise<void> {
+  if (await new VideosRepository(tx).announce(video.id)) await recordEvent(tx, { kind: 'videoPublished', actorId: video.ownerId, videoId: video.id });
+}
