@@ -8,7 +8,7 @@
  */
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { AccessTokens } from '../apps/server/src/modules/auth/access-token.ts';
+import { AccessTokens } from '../apps/server/src/identity/access-token.ts';
 import { benchDatabaseUrl, fmt, freshDatabase, load, ratio, report, startGlimpse, stop, waitFor, type Figure } from './lib.ts';
 
 const { values } = parseArgs({

@@ -17,7 +17,7 @@ import { clipJob, renditionName, selectLadder, type MediaJob } from '@glimpse/me
 import { CHUNK_BYTES } from '@glimpse/contract';
 import { buildApp } from '../apps/server/src/app.ts';
 import { createContext } from '../apps/server/src/boot.ts';
-import { createWorker } from '../apps/server/src/jobs/create-worker.ts';
+import { createWorker } from '../apps/server/src/worker.ts';
 import { loadConfig } from '../apps/server/src/config.ts';
 import { users, videos } from '../apps/server/src/db/schema.ts';
 import { newId } from '../apps/server/src/lib/ids.ts';

@@ -21,7 +21,7 @@ import { wrapPool } from '../apps/server/src/db/client.ts';
 import { migrate } from '../apps/server/src/db/migrate.ts';
 import { users } from '../apps/server/src/db/schema.ts';
 import { newId } from '../apps/server/src/lib/ids.ts';
-import { AccessTokens } from '../apps/server/src/modules/auth/access-token.ts';
+import { AccessTokens } from '../apps/server/src/identity/access-token.ts';
 import { clipJob } from '@glimpse/media';
 import { benchDatabaseUrl, ensureDatabase, fmt, mb, media, ratio, report, startGlimpse, stop, waitFor, type Figure } from './lib.ts';
 

@@ -17,7 +17,7 @@ import pg from 'pg';
 import { chromium } from 'playwright-core';
 import type { Video, VideoResult } from '@glimpse/contract';
 import { newId } from '../apps/server/src/lib/ids.ts';
-import { AccessTokens } from '../apps/server/src/modules/auth/access-token.ts';
+import { AccessTokens } from '../apps/server/src/identity/access-token.ts';
 import { makeClip } from '../e2e/support/media.ts';
 import { startNginx } from '../apps/server/test/nginx.ts';
 import { seedCatalogue } from './seed-catalogue.ts';
