@@ -94,17 +94,11 @@ module.exports = {
       to: { path: `${SRC}[^/]+`, pathNot: `${any([...FOUNDATION, CONTEXT, ...ROOTS])}|${SRC}modules/` },
     },
     {
-      name: 'server-apart',
+      name: 'apps-apart',
       comment: 'The server and the web app share code only through packages/.',
       severity: 'error',
-      from: { path: '^apps/server/' },
-      to: { path: '^apps/web/' },
-    },
-    {
-      name: 'web-apart',
-      severity: 'error',
-      from: { path: '^apps/web/' },
-      to: { path: '^apps/server/' },
+      from: { path: '^apps/([^/]+)/' },
+      to: { path: '^apps/', pathNot: '^apps/$1/' },
     },
     {
       name: 'packages-below-apps',
