@@ -1,3 +1,5 @@
+// The HTTP composition root (ARCHITECTURE §13, ADR 022): the one place that registers every module's routes.
+// What may import what: apps/server/README.md.
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { APP_AFTER_VIDEO_SCRIPT } from '@glimpse/contract/first-paint';
