@@ -326,6 +326,43 @@ describe('a spec client, unchanged', () => {
     expect((await bob.call('DELETE', `/playlists/${created._id}`)).message).toBe('Playlist deleted successfully');
   });
 
+  it('searches with the query encoded twice, as encodeURIComponent and then its HTTP library send it, for every type and the related videos (GET videos)', async () => {
+    const twice = (text: string) => encodeURIComponent(encodeURIComponent(text));
+    const title = 'Northern lights over Tromsø';
+    const description = [
+      'A clear night above the fjord: the aurora came out just after ten and stayed for an hour.',
+      '',
+      'Shot on a tripod, 4 second exposures, edited into a time lapse.',
+      'Music: none, the wind only. Thanks for watching, and subscribe for the next trip north.',
+    ].join('\n');
+    const tromso = (await createVideo(t.ctx, { id: ada.user!._id }, { title, description, views: 7 })).id;
+    const abisko = (await createVideo(t.ctx, { id: ada.user!._id }, { title: 'Northern lights in Abisko', views: 2 })).id;
+    const list = (await bob.call('POST', '/playlists', { name: 'Northern lights trips', videoId: tromso })).data.playlist;
+    const ids = (res: Body) => res.data.data.map((x: { _id: string }) => x._id);
+
+    const videos = await visitor.call('GET', `/videos?page=1&limit=10&query=${twice('northern lights')}&sortBy=relevance&type=video&duration=any&uploadDate=anytime`);
+    expect(sent.at(-1)!.path).toContain('query=northern%2520lights');
+    expect(ids(videos)).toEqual([tromso, abisko]);
+    const playlists = await visitor.call('GET', `/videos?page=1&limit=10&query=${twice('northern lights')}&type=playlist`);
+    expect(ids(playlists)).toEqual([list._id]);
+    const channels = await visitor.call('GET', `/videos?page=1&limit=10&query=${twice('Ada Lovelace')}&type=channel`);
+    expect(ids(channels)).toEqual([ada.user!._id]);
+    // Encoded once (our web app, a client that encodes once) finds the same; a % that encodes nothing is searched as typed.
+    expect(ids(await visitor.call('GET', `/videos?limit=10&query=${encodeURIComponent('northern lights')}`))).toEqual([tromso, abisko]);
+    expect((await visitor.call('GET', `/videos?limit=10&query=${twice('100% northern')}`)).statusCode).toBe(200);
+
+    // The watch page's related videos: the title and the description (line breaks and all, over 200 characters) as the query.
+    const related = `${title} ${description}`;
+    expect([related.length > 200, related.includes('\n')]).toEqual([true, true]);
+    const sidebar = await visitor.call('GET', `/videos?limit=10&query=${twice(related)}`);
+    expect(sidebar.statusCode, sidebar.message).toBe(200);
+    expect(ids(sidebar)).toContain(tromso);
+    // Only what is truly malformed is refused: a control character, encoded twice or not.
+    const nul = await visitor.call('GET', `/videos?limit=10&query=${twice('north\u0000ern')}`);
+    expect([nul.statusCode, nul.message]).toEqual([400, 'query must not contain control characters']);
+    await bob.call('DELETE', `/playlists/${list._id}`);
+  });
+
   it("lists the channels a channel subscribes to, each a channel object (subscriptions/channel)", async () => {
     const list = (await bob.call('GET', `/subscriptions/channel/${bob.user!._id}?userId=${bob.user!._id}`)).data.subscribedChannels;
     expect(list.map((s: { channel: { _id: string } }) => s.channel._id)).toEqual([ada.user!._id]);

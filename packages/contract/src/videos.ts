@@ -3,6 +3,7 @@ import { videoCaption } from './captions.ts';
 import { takedownNotice } from './moderation.ts';
 import { id, imageRef, paged, pageQuery } from './common.ts';
 import { playlistSummary } from './playlists.ts';
+import { searchText } from './search-text.ts';
 import { oneLine } from './text.ts';
 import { channel, owner } from './users.ts';
 
@@ -99,7 +100,7 @@ export const videoEditFields = z
 export type VideoEditFields = z.infer<typeof videoEditFields>;
 
 export const videoListQuery = pageQuery.extend({
-  query: oneLine().max(200).optional(),
+  query: searchText.optional(),
   sortBy: z.enum(['relevance', 'uploadDate', 'views']).optional(),
   type: z.enum(['video', 'playlist', 'channel']).default('video'),
   duration: z.enum(['any', 'short', 'medium', 'long']).default('any'),
