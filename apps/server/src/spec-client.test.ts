@@ -209,7 +209,7 @@ describe('a spec client, unchanged', () => {
     expect(stats).toMatchObject({ totalViews: 0, totalSubscribers: 0, totalLikes: 0, totalComments: 0 });
   });
 
-  it('plays the upload once transcoded: GET videos/{id} with its videoFile for a visitor, and its progressive mp4 by videoFile.publicId with a Range', async () => {
+  it('plays the upload once transcoded: GET videos/{id} with its videoFile for a visitor, and its progressive mp4 by videoFile.publicId with a Range, its poster without .mp4', async () => {
     await createWorker(t.ctx, memoryLog(), { backoffMs: 0 }).drain();
     const video = (await visitor.call('GET', `/videos/${uploaded}`)).data.video;
     expect(video).toMatchObject({ _id: uploaded, title: 'Spec upload, edited', isPublished: true, videoFile: { publicId: uploaded } });
@@ -221,6 +221,17 @@ describe('a spec client, unchanged', () => {
     expect(head.subarray(4, 8).toString('latin1')).toBe('ftyp');
     expect(head.indexOf('moov')).toBeGreaterThan(0);
     expect(head.indexOf('moov')).toBeLessThan(1024);
+
+    // The same id without `.mp4` is the client's `<video poster>`: the poster image, under the same rule.
+    const poster = await fetch(`${base}/videos/video/${video.videoFile.publicId}`, { headers: { authorization: 'Bearer undefined' } });
+    expect([poster.status, poster.headers.get('content-type'), poster.headers.get('cache-control')]).toEqual([200, expect.stringMatching(/^image\//), 'private, no-store']);
+    expect(await sharp(Buffer.from(await poster.arrayBuffer())).metadata()).toMatchObject({ width: expect.any(Number), height: expect.any(Number) });
+    const draft = (await createVideo(t.ctx, { id: ada.user!._id }, { privacy: 'private', thumbnailKey: `videos/${uploaded}/poster.jpg` })).id;
+    const hidden = await fetch(`${base}/videos/video/${draft}`, { headers: { authorization: 'Bearer undefined' } });
+    expect([hidden.status, ((await hidden.json()) as Body).message]).toEqual([404, 'Video not found']);
+    const bare = (await createVideo(t.ctx, { id: ada.user!._id })).id;
+    expect(await visitor.call('GET', `/videos/video/${bare}`)).toMatchObject({ statusCode: 404, message: 'This video has no poster yet' });
+    expect(await visitor.call('GET', `/videos/video/${bare}.jpg`)).toMatchObject({ statusCode: 400, message: 'Invalid video file' });
   });
 
   it('browses with an expired token, which public reads ignore: no refresh (videos, videos/{id}, users/channel, users/video)', async () => {
