@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, createVideo, lastMailLink, makeClip, memoryLog, type TestContext } from '../test/harness.ts';
+import { createTestApp, createUser, createVideo, lastMailLink, makeClip, memoryLog, TEST_PASSWORD, type TestContext } from '../test/harness.ts';
 import { createWorker } from './jobs/create-worker.ts';
 
 /**
@@ -420,6 +420,47 @@ describe('a spec client, unchanged', () => {
     expect((await ada.call('DELETE', `/videos/${glacier}`)).message).toBe('Video deleted successfully');
     const out = await ada.call('POST', '/auths/logout', { refreshToken: ada.refreshToken });
     expect(out.message).toBe('Logged out successfully');
+  });
+
+  it('ends sessions at once: a logout, a password change (the other sessions) and a reset (all) refuse their access tokens with 401 right away (logout, password, password-reset)', async () => {
+    const cyd = await createUser(t.ctx, { fullName: 'Cyd Spec' });
+    const [phone, laptop, tablet] = ['phone', 'laptop', 'tablet'].map((device) => new SpecClient(`cyd-${device}`));
+    for (const device of [phone!, laptop!, tablet!]) await device.login(cyd.email, TEST_PASSWORD);
+    /** A call with the access token the device held (a spec client forgets it after a 401). */
+    const using = async (device: SpecClient, token: string, method = 'GET', url = '/users/me') => {
+      device.accessToken = token;
+      return device.call(method, url);
+    };
+    const me = (device: SpecClient, token: string) => using(device, token);
+    const tokens = { phone: phone!.accessToken!, laptop: laptop!.accessToken!, tablet: tablet!.accessToken! };
+    const ended = { statusCode: 401, message: 'Your session has ended. Please log in again.' };
+    const works = { statusCode: 200, data: { user: { _id: cyd.id } } };
+
+    // The spec shows no logout payload: the phone sends its Bearer only.
+    expect((await phone!.call('POST', '/auths/logout')).message).toBe('Logged out successfully');
+    expect(await me(phone!, tokens.phone)).toMatchObject(ended);
+    // Any 401 but 'jwt expired' makes a spec client forget its tokens (spec §4).
+    expect([phone!.accessToken, phone!.refreshToken]).toEqual([undefined, undefined]);
+    expect(await me(laptop!, tokens.laptop)).toMatchObject(works);
+    expect(await me(tablet!, tokens.tablet)).toMatchObject(works);
+
+    const changed = await laptop!.call('PATCH', '/users/password', { email: cyd.email, curPassword: TEST_PASSWORD, newPassword: 'cyd-second', confirmPassword: 'cyd-second' });
+    expect(changed.message).toBe('Password updated successfully');
+    expect(await me(tablet!, tokens.tablet)).toMatchObject(ended);
+    expect(await me(laptop!, tokens.laptop)).toMatchObject(works);
+    // Login-only writes refuse it too, with the same message, and public reads treat it as no token.
+    expect(await using(tablet!, tokens.tablet, 'POST', `/subscriptions/toggle/${ada.user!._id}`)).toMatchObject(ended);
+    const asVisitor = await fetch(`${base}/videos?limit=1`, { headers: { authorization: `Bearer ${tokens.tablet}` } });
+    expect(asVisitor.status).toBe(200);
+
+    await visitor.call('POST', '/auths/forgot-password-mail', { email: cyd.email });
+    await createWorker(t.ctx, memoryLog()).drain();
+    const reset = await visitor.call('POST', '/auths/password-reset', { token: await mailed('password-reset', cyd.email), newPassword: 'cyd-third', confirmPassword: 'cyd-third' });
+    expect(reset.message).toBe('Password reset successfully');
+    expect(await me(laptop!, tokens.laptop)).toMatchObject(ended);
+    // A new login is a new session, which works.
+    await tablet!.login(cyd.email, 'cyd-third');
+    expect(await tablet!.call('GET', '/users/me')).toMatchObject(works);
   });
 
   it('sent a Bearer header on every call and a JSON content type on every call that was not multipart', () => {
