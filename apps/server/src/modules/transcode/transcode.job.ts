@@ -71,8 +71,9 @@ const FIRST_PASS_SHARE = 0.2;
 /**
  * Source -> HLS ladder + storyboard (+ poster when the uploader gave no thumbnail) + progressive
  * mp4, in a work folder under DATA_DIR/tmp, then into storage under videos/{id}/. Two passes
- * (ADR 019): the lowest rung with the audio, poster and storyboard first, stored at once so the
- * video plays; then the other rungs, added to the master playlist when stored. A retried job
+ * (ADR 019): the lowest rung with the audio, poster, storyboard and an mp4 first, stored at once
+ * so the video plays; then the other rungs, added to the master playlist when stored, and the mp4
+ * from the top one (up to 720p) in place of the first. A retried job
  * skips the rungs the database lists as stored. The engine runs in a child process under bounds
  * (no progress, wall time) and stops with the job's signal (the worker stopping, or the video
  * deleted); a file it cannot process fails the video at once with the reason, without retries.
