@@ -351,6 +351,18 @@ describe('media files', () => {
     }
   });
 
+  it('gives the poster at videoFile.publicId without `.mp4` (a spec client\'s `<video poster>`) by the same rule', async () => {
+    const pub = await get(`/api/v1/videos/video/${s.pub}`);
+    expect([pub.status, pub.headers['cache-control'], pub.body.toString()]).toEqual([200, 'private, no-store', 'poster image']);
+    expect((await get(`/api/v1/videos/video/${s.unlisted}`)).status).toBe(200);
+    for (const id of [...s.hidden, s.bannedVideo]) {
+      const url = `/api/v1/videos/video/${id}`;
+      expect((await get(url)).status).toBe(404);
+      expect((await get(url, await bearer(t.ctx, s.other))).status).toBe(404);
+      if (id !== s.bannedVideo) expect((await get(url, await bearer(t.ctx, s.owner))).status).toBe(200);
+    }
+  });
+
   it('gives a video\'s original to its owner only, public or not', async () => {
     for (const id of [s.pub, ...s.hidden]) {
       const url = `/api/v1/videos/${id}/original`;

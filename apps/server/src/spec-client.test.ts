@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, createVideo, lastMailLink, makeClip, memoryLog, type TestContext } from '../test/harness.ts';
+import { createTestApp, createUser, createVideo, lastMailLink, makeClip, memoryLog, TEST_PASSWORD, type TestContext } from '../test/harness.ts';
 import { createWorker } from './worker.ts';
 
 /**
@@ -209,7 +209,7 @@ describe('a spec client, unchanged', () => {
     expect(stats).toMatchObject({ totalViews: 0, totalSubscribers: 0, totalLikes: 0, totalComments: 0 });
   });
 
-  it('plays the upload once transcoded: GET videos/{id} with its videoFile for a visitor, and its progressive mp4 by videoFile.publicId with a Range', async () => {
+  it('plays the upload once transcoded: GET videos/{id} with its videoFile for a visitor, and its progressive mp4 by videoFile.publicId with a Range, its poster without .mp4', async () => {
     await createWorker(t.ctx, memoryLog(), { backoffMs: 0 }).drain();
     const video = (await visitor.call('GET', `/videos/${uploaded}`)).data.video;
     expect(video).toMatchObject({ _id: uploaded, title: 'Spec upload, edited', isPublished: true, videoFile: { publicId: uploaded } });
@@ -221,6 +221,17 @@ describe('a spec client, unchanged', () => {
     expect(head.subarray(4, 8).toString('latin1')).toBe('ftyp');
     expect(head.indexOf('moov')).toBeGreaterThan(0);
     expect(head.indexOf('moov')).toBeLessThan(1024);
+
+    // The same id without `.mp4` is the client's `<video poster>`: the poster image, under the same rule.
+    const poster = await fetch(`${base}/videos/video/${video.videoFile.publicId}`, { headers: { authorization: 'Bearer undefined' } });
+    expect([poster.status, poster.headers.get('content-type'), poster.headers.get('cache-control')]).toEqual([200, expect.stringMatching(/^image\//), 'private, no-store']);
+    expect(await sharp(Buffer.from(await poster.arrayBuffer())).metadata()).toMatchObject({ width: expect.any(Number), height: expect.any(Number) });
+    const draft = (await createVideo(t.ctx, { id: ada.user!._id }, { privacy: 'private', thumbnailKey: `videos/${uploaded}/poster.jpg` })).id;
+    const hidden = await fetch(`${base}/videos/video/${draft}`, { headers: { authorization: 'Bearer undefined' } });
+    expect([hidden.status, ((await hidden.json()) as Body).message]).toEqual([404, 'Video not found']);
+    const bare = (await createVideo(t.ctx, { id: ada.user!._id })).id;
+    expect(await visitor.call('GET', `/videos/video/${bare}`)).toMatchObject({ statusCode: 404, message: 'This video has no poster yet' });
+    expect(await visitor.call('GET', `/videos/video/${bare}.jpg`)).toMatchObject({ statusCode: 400, message: 'Invalid video file' });
   });
 
   it('browses with an expired token, which public reads ignore: no refresh (videos, videos/{id}, users/channel, users/video)', async () => {
@@ -326,6 +337,43 @@ describe('a spec client, unchanged', () => {
     expect((await bob.call('DELETE', `/playlists/${created._id}`)).message).toBe('Playlist deleted successfully');
   });
 
+  it('searches with the query encoded twice, as encodeURIComponent and then its HTTP library send it, for every type and the related videos (GET videos)', async () => {
+    const twice = (text: string) => encodeURIComponent(encodeURIComponent(text));
+    const title = 'Northern lights over Tromsø';
+    const description = [
+      'A clear night above the fjord: the aurora came out just after ten and stayed for an hour.',
+      '',
+      'Shot on a tripod, 4 second exposures, edited into a time lapse.',
+      'Music: none, the wind only. Thanks for watching, and subscribe for the next trip north.',
+    ].join('\n');
+    const tromso = (await createVideo(t.ctx, { id: ada.user!._id }, { title, description, views: 7 })).id;
+    const abisko = (await createVideo(t.ctx, { id: ada.user!._id }, { title: 'Northern lights in Abisko', views: 2 })).id;
+    const list = (await bob.call('POST', '/playlists', { name: 'Northern lights trips', videoId: tromso })).data.playlist;
+    const ids = (res: Body) => res.data.data.map((x: { _id: string }) => x._id);
+
+    const videos = await visitor.call('GET', `/videos?page=1&limit=10&query=${twice('northern lights')}&sortBy=relevance&type=video&duration=any&uploadDate=anytime`);
+    expect(sent.at(-1)!.path).toContain('query=northern%2520lights');
+    expect(ids(videos)).toEqual([tromso, abisko]);
+    const playlists = await visitor.call('GET', `/videos?page=1&limit=10&query=${twice('northern lights')}&type=playlist`);
+    expect(ids(playlists)).toEqual([list._id]);
+    const channels = await visitor.call('GET', `/videos?page=1&limit=10&query=${twice('Ada Lovelace')}&type=channel`);
+    expect(ids(channels)).toEqual([ada.user!._id]);
+    // Encoded once (our web app, a client that encodes once) finds the same; a % that encodes nothing is searched as typed.
+    expect(ids(await visitor.call('GET', `/videos?limit=10&query=${encodeURIComponent('northern lights')}`))).toEqual([tromso, abisko]);
+    expect((await visitor.call('GET', `/videos?limit=10&query=${twice('100% northern')}`)).statusCode).toBe(200);
+
+    // The watch page's related videos: the title and the description (line breaks and all, over 200 characters) as the query.
+    const related = `${title} ${description}`;
+    expect([related.length > 200, related.includes('\n')]).toEqual([true, true]);
+    const sidebar = await visitor.call('GET', `/videos?limit=10&query=${twice(related)}`);
+    expect(sidebar.statusCode, sidebar.message).toBe(200);
+    expect(ids(sidebar)).toContain(tromso);
+    // Only what is truly malformed is refused: a control character, encoded twice or not.
+    const nul = await visitor.call('GET', `/videos?limit=10&query=${twice('north\u0000ern')}`);
+    expect([nul.statusCode, nul.message]).toEqual([400, 'query must not contain control characters']);
+    await bob.call('DELETE', `/playlists/${list._id}`);
+  });
+
   it("lists the channels a channel subscribes to, each a channel object (subscriptions/channel)", async () => {
     const list = (await bob.call('GET', `/subscriptions/channel/${bob.user!._id}?userId=${bob.user!._id}`)).data.subscribedChannels;
     expect(list.map((s: { channel: { _id: string } }) => s.channel._id)).toEqual([ada.user!._id]);
@@ -372,6 +420,47 @@ describe('a spec client, unchanged', () => {
     expect((await ada.call('DELETE', `/videos/${glacier}`)).message).toBe('Video deleted successfully');
     const out = await ada.call('POST', '/auths/logout', { refreshToken: ada.refreshToken });
     expect(out.message).toBe('Logged out successfully');
+  });
+
+  it('ends sessions at once: a logout, a password change (the other sessions) and a reset (all) refuse their access tokens with 401 right away (logout, password, password-reset)', async () => {
+    const cyd = await createUser(t.ctx, { fullName: 'Cyd Spec' });
+    const [phone, laptop, tablet] = ['phone', 'laptop', 'tablet'].map((device) => new SpecClient(`cyd-${device}`));
+    for (const device of [phone!, laptop!, tablet!]) await device.login(cyd.email, TEST_PASSWORD);
+    /** A call with the access token the device held (a spec client forgets it after a 401). */
+    const using = async (device: SpecClient, token: string, method = 'GET', url = '/users/me') => {
+      device.accessToken = token;
+      return device.call(method, url);
+    };
+    const me = (device: SpecClient, token: string) => using(device, token);
+    const tokens = { phone: phone!.accessToken!, laptop: laptop!.accessToken!, tablet: tablet!.accessToken! };
+    const ended = { statusCode: 401, message: 'Your session has ended. Please log in again.' };
+    const works = { statusCode: 200, data: { user: { _id: cyd.id } } };
+
+    // The spec shows no logout payload: the phone sends its Bearer only.
+    expect((await phone!.call('POST', '/auths/logout')).message).toBe('Logged out successfully');
+    expect(await me(phone!, tokens.phone)).toMatchObject(ended);
+    // Any 401 but 'jwt expired' makes a spec client forget its tokens (spec §4).
+    expect([phone!.accessToken, phone!.refreshToken]).toEqual([undefined, undefined]);
+    expect(await me(laptop!, tokens.laptop)).toMatchObject(works);
+    expect(await me(tablet!, tokens.tablet)).toMatchObject(works);
+
+    const changed = await laptop!.call('PATCH', '/users/password', { email: cyd.email, curPassword: TEST_PASSWORD, newPassword: 'cyd-second', confirmPassword: 'cyd-second' });
+    expect(changed.message).toBe('Password updated successfully');
+    expect(await me(tablet!, tokens.tablet)).toMatchObject(ended);
+    expect(await me(laptop!, tokens.laptop)).toMatchObject(works);
+    // Login-only writes refuse it too, with the same message, and public reads treat it as no token.
+    expect(await using(tablet!, tokens.tablet, 'POST', `/subscriptions/toggle/${ada.user!._id}`)).toMatchObject(ended);
+    const asVisitor = await fetch(`${base}/videos?limit=1`, { headers: { authorization: `Bearer ${tokens.tablet}` } });
+    expect(asVisitor.status).toBe(200);
+
+    await visitor.call('POST', '/auths/forgot-password-mail', { email: cyd.email });
+    await createWorker(t.ctx, memoryLog()).drain();
+    const reset = await visitor.call('POST', '/auths/password-reset', { token: await mailed('password-reset', cyd.email), newPassword: 'cyd-third', confirmPassword: 'cyd-third' });
+    expect(reset.message).toBe('Password reset successfully');
+    expect(await me(laptop!, tokens.laptop)).toMatchObject(ended);
+    // A new login is a new session, which works.
+    await tablet!.login(cyd.email, 'cyd-third');
+    expect(await tablet!.call('GET', '/users/me')).toMatchObject(works);
   });
 
   it('sent a Bearer header on every call and a JSON content type on every call that was not multipart', () => {

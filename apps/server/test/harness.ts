@@ -233,7 +233,7 @@ export const testMedia = new MediaService(loadConfig({ ...TEST_ENV, DATA_DIR: os
 /** Generates a small test clip (testsrc + sine, H.264/AAC mp4) with the media engine; nothing is checked in. */
 export async function makeClip(
   file: string,
-  o: { seconds?: number; width?: number; height?: number; audio?: boolean; bitrateKbps?: number } = {},
+  o: { seconds?: number; width?: number; height?: number; fps?: number; audio?: boolean; bitrateKbps?: number } = {},
 ): Promise<string> {
   await testMedia.engine.run(
     clipJob({
@@ -241,6 +241,7 @@ export async function makeClip(
       seconds: o.seconds ?? 4,
       width: o.width ?? 320,
       height: o.height ?? 240,
+      fps: o.fps,
       pattern: 'testsrc',
       container: 'mp4',
       video: { codec: 'libx264', bitrate: (o.bitrateKbps ?? 300) * 1000, options: { preset: 'ultrafast' } },

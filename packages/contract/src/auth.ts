@@ -12,6 +12,8 @@ export const USERNAME_MAX = 30;
 export const messages = {
   accountPendingApproval: 'Your account is waiting for approval by the moderators.',
   accountSuspended: 'Your account is suspended',
+  /** An access token whose session was ended (logout, password change or reset): not 'jwt expired', so a spec client logs in again. */
+  sessionEnded: 'Your session has ended. Please log in again.',
   nameRequired: 'Please enter your name',
   emailInvalid: 'Invalid email address',
   emailRequired: 'Please enter your email',

@@ -1,5 +1,6 @@
 export * from './common.ts';
 export * from './text.ts';
+export * from './search-text.ts';
 export * from './roles.ts';
 export * from './auth.ts';
 export * from './users.ts';

@@ -3,6 +3,7 @@ import { videoCaption } from './captions.ts';
 import { takedownNotice } from './moderation.ts';
 import { id, imageRef, paged, pageQuery } from './common.ts';
 import { playlistSummary } from './playlists.ts';
+import { searchText } from './search-text.ts';
 import { oneLine } from './text.ts';
 import { channel, owner } from './users.ts';
 
@@ -33,6 +34,7 @@ export const videoMessages = {
   originalOwnerOnly: 'Only the owner can download the original of a video',
   originalGone: 'The original of this video is no longer stored',
   progressiveMissing: 'This video has no mp4 file yet',
+  posterMissing: 'This video has no poster yet',
   loginForHistory: 'Please login to view your watch history.',
   downloadsOff: 'The owner does not allow downloads of this video',
   publishAtPast: 'The publication time must be in the future',
@@ -59,9 +61,12 @@ export const videoDescription = z
   .max(DESCRIPTION_MAX, `Description must be at most ${DESCRIPTION_MAX} characters`);
 
 export const videoIdParam = z.object({ id });
-/** `{publicId}.mp4` (spec: `videoFile.publicId`): the progressive file of a video. */
+/**
+ * `{publicId}.mp4` (spec: `videoFile.publicId`): the progressive file of a video; `{publicId}`
+ * alone: its poster, which a spec client asks as its `<video poster>`.
+ */
 export const progressiveFileParam = z.object({
-  file: z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.mp4$/i, { message: 'Invalid video file' }),
+  file: z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?:\.mp4)?$/i, { message: 'Invalid video file' }),
 });
 
 /** A yes/no field as JSON or form fields send it: true/false or 1/0, as such or as text. */
@@ -99,7 +104,7 @@ export const videoEditFields = z
 export type VideoEditFields = z.infer<typeof videoEditFields>;
 
 export const videoListQuery = pageQuery.extend({
-  query: oneLine().max(200).optional(),
+  query: searchText.optional(),
   sortBy: z.enum(['relevance', 'uploadDate', 'views']).optional(),
   type: z.enum(['video', 'playlist', 'channel']).default('video'),
   duration: z.enum(['any', 'short', 'medium', 'long']).default('any'),

@@ -33,7 +33,9 @@ export function installErrorHandlers(app: FastifyInstance): void {
           ? messages.jwtExpired
           : request.rejectedToken === 'suspended'
             ? messages.accountSuspended
-            : error.message;
+            : request.rejectedToken === 'revoked'
+              ? messages.sessionEnded
+              : error.message;
       return reply.code(error.statusCode).send(body(error.statusCode, message, { data: error.data, errors: error.errors }));
     }
     if (hasZodFastifySchemaValidationErrors(error)) {

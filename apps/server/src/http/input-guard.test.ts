@@ -94,14 +94,14 @@ describe('control characters', () => {
     expect(video.json().data.video.description).toBe(text);
   });
 
-  it('one-line fields (names, titles, search text) refuse tabs and line breaks too', async () => {
+  it('one-line fields (names, titles) refuse tabs and line breaks too; search text folds them (a query built from a description)', async () => {
     for (const bad of ['\n', '\r', '\t', '\u2028']) {
       const text = `a${bad}b`;
       const playlist = await t.app.inject({ method: 'POST', url: '/api/v1/playlists', headers: auth, payload: { name: text } });
       expectApiError(playlist, 400, 'Use one line of text without control characters');
       const video = await t.app.inject({ method: 'PATCH', url: `/api/v1/videos/${videoId}`, headers: auth, payload: { title: text } });
       expectApiError(video, 400, 'Use one line of text without control characters');
-      expectApiError(await t.app.inject({ method: 'GET', url: `/api/v1/videos?query=${encodeURIComponent(text)}` }), 400);
+      expect((await t.app.inject({ method: 'GET', url: `/api/v1/videos?query=${encodeURIComponent(text)}` })).statusCode).toBe(200);
     }
   });
 });

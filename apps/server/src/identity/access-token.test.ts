@@ -30,4 +30,18 @@ describe('AccessTokens', () => {
     expect(await tokens.verify(good)).toMatchObject({ ok: true });
     expect(await tokens.verify(tampered)).toEqual({ ok: false, reason: 'invalid' });
   });
+
+  it('carries the session it was issued for (sid), and refuses a sid that is not a session id', async () => {
+    const tokens = new AccessTokens(SECRET, 60);
+    const session = { ...ada, sessionId: '0190a0b1-7c2d-7e3f-8a4b-5c6d7e8f9a0b' };
+    expect(await tokens.verify(await tokens.sign(session))).toEqual({ ok: true, subject: session });
+    // Only the server signs: a sid that is not a uuid can only come from a bug, never be looked up.
+    const { SignJWT } = await import('jose');
+    const odd = await new SignJWT({ userName: 'ada', sid: 'x' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(ada.id)
+      .setExpirationTime('1m')
+      .sign(new TextEncoder().encode(SECRET));
+    expect(await tokens.verify(odd)).toEqual({ ok: false, reason: 'invalid' });
+  });
 });

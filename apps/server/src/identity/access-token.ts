@@ -1,10 +1,16 @@
 import type { Role } from '@glimpse/contract';
 import { errors, jwtVerify, SignJWT } from 'jose';
+import { isUuid } from '../lib/ids.ts';
 
 /** Who an access token names. */
 export interface TokenSubject {
   id: string;
   userName: string;
+  /**
+   * The login session (refresh-token family) the token was issued for, its `sid` claim: a token
+   * dies with its session (ADR 003, addendum). Tokens the server makes for itself (demo seeding) have none.
+   */
+  sessionId?: string;
 }
 
 /** The caller of a request: the token's subject with the role stored now (never the token's word). */
@@ -35,7 +41,7 @@ export class AccessTokens {
   }
 
   sign(viewer: TokenSubject, ttlSeconds = this.ttlSeconds): Promise<string> {
-    return new SignJWT({ userName: viewer.userName })
+    return new SignJWT({ userName: viewer.userName, ...(viewer.sessionId ? { sid: viewer.sessionId } : {}) })
       .setProtectedHeader({ alg: 'HS256' })
       .setSubject(viewer.id)
       .setIssuedAt()
@@ -53,7 +59,8 @@ export class AccessTokens {
     try {
       const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'], currentDate: new Date(this.now()) });
       if (typeof payload.sub !== 'string' || typeof payload.userName !== 'string' || typeof payload.exp !== 'number') return { ok: false, reason: 'invalid' };
-      const subject = { id: payload.sub, userName: payload.userName };
+      if (payload.sid !== undefined && (typeof payload.sid !== 'string' || !isUuid(payload.sid))) return { ok: false, reason: 'invalid' };
+      const subject: TokenSubject = { id: payload.sub, userName: payload.userName, ...(payload.sid ? { sessionId: payload.sid } : {}) };
       // The oldest entry goes first (a Map keeps insertion order).
       if (this.verified.size >= VERIFIED_CACHE) this.verified.delete(this.verified.keys().next().value!);
       this.verified.set(token, { subject, expiresAt: payload.exp * 1000 });

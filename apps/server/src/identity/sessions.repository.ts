@@ -38,11 +38,32 @@ export class SessionsRepository {
     return rows.length > 0;
   }
 
-  async revokeFamily(familyId: string): Promise<void> {
+  /** Revokes a family (only `userId`'s, when given). */
+  async revokeFamily(familyId: string, userId?: string): Promise<void> {
     await this.db
       .update(sessions)
       .set({ revokedAt: sql`now()` })
-      .where(and(eq(sessions.familyId, familyId), isNull(sessions.revokedAt)));
+      .where(and(eq(sessions.familyId, familyId), isNull(sessions.revokedAt), userId ? eq(sessions.userId, userId) : undefined));
+  }
+
+  /**
+   * What the viewer plugin needs of an access token's account, and whether the token's session
+   * (family) still lives, in the one lookup every request with a token makes (sessions_family index).
+   */
+  async findAccess(userId: string, familyId: string): Promise<(AccountAccess & { sessionLive: boolean }) | undefined> {
+    const [row] = await this.db
+      .select({
+        userName: users.userName,
+        role: users.role,
+        state: users.state,
+        stateReason: users.stateReason,
+        suspendedUntil: users.suspendedUntil,
+        sessionLive: sql<boolean>`EXISTS (SELECT 1 FROM sessions s WHERE s.family_id = ${familyId} AND s.user_id = ${userId} AND s.revoked_at IS NULL)`,
+      })
+      .from(users)
+      .where(eq(users.id, userId))
+      .limit(1);
+    return row;
   }
 
   /** Revokes every session of a user, except the family given (the caller's own session). */

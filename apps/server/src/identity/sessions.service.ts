@@ -53,8 +53,17 @@ export class SessionsService {
     if (current) await this.sessions.revokeFamily(current.familyId);
   }
 
-  /** Revokes all of a user's sessions but the one the given refresh token belongs to, if it is theirs. */
-  async revokeOthers(userId: string, keepRefreshToken: string | undefined): Promise<void> {
+  /** Ends the session an access token was issued for (a logout that sends no refresh token ends it too). */
+  async endSession(userId: string, sessionId: string): Promise<void> {
+    await this.sessions.revokeFamily(sessionId, userId);
+  }
+
+  /**
+   * Revokes all of a user's sessions but the caller's: the one its access token names, else the one
+   * the given refresh token belongs to, if it is theirs.
+   */
+  async revokeOthers(userId: string, keepRefreshToken: string | undefined, keepSessionId?: string): Promise<void> {
+    if (keepSessionId) return this.sessions.revokeUser(userId, keepSessionId);
     const keep = keepRefreshToken ? await this.sessions.findByHash(sha256(keepRefreshToken)) : undefined;
     await this.sessions.revokeUser(userId, keep?.userId === userId ? keep.familyId : undefined);
   }
@@ -69,6 +78,7 @@ export class SessionsService {
       expiresAt: new Date(Date.now() + this.ctx.config.refreshTokenTtl * 1000),
       userAgent: userAgent?.slice(0, 300) ?? null,
     });
-    return { accessToken: await this.ctx.tokens.sign(user), refreshToken };
+    // The access token names its family: it is refused as soon as the family is revoked.
+    return { accessToken: await this.ctx.tokens.sign({ id: user.id, userName: user.userName, sessionId: familyId }), refreshToken };
   }
 }

@@ -6,6 +6,7 @@ import type { Db } from '../db/client.ts';
 import type { AccessTokens, Viewer } from './access-token.ts';
 import { isActive } from './account-state.ts';
 import { AccountAccessRepository } from './account-access.repository.ts';
+import { SessionsRepository } from './sessions.repository.ts';
 
 /** Why a logged-in account without the role is refused a staff call. */
 export const STAFF_ONLY_MESSAGE = 'Only moderators and admins can do this';
@@ -15,7 +16,7 @@ declare module 'fastify' {
     /** The logged-in user from the Bearer token, or null for anonymous requests. */
     viewer: Viewer | null;
     /** Why a sent access token named no viewer (null when none was sent or it was good). */
-    rejectedToken: 'expired' | 'invalid' | 'suspended' | null;
+    rejectedToken: 'expired' | 'invalid' | 'suspended' | 'revoked' | null;
   }
 }
 
@@ -23,14 +24,16 @@ declare module 'fastify' {
  * Identity comes only from the access token. A spec client sends its token on every call, expired
  * ones included: a bad or expired token makes the request anonymous, so calls that need no login
  * (login, refresh-token, public GETs) simply work. Calls that need one answer 401, 'jwt expired'
- * for an expired token (plugins/errors.ts), so the client refreshes and retries.
+ * for an expired token (http/errors.ts), so the client refreshes and retries.
  *
  * The account behind a good token is read on every request (one primary-key lookup): its role is
  * the one stored now, and a suspended or removed account is nobody at its very next request, not
- * when its access token expires (ARCHITECTURE §8).
+ * when its access token expires (ARCHITECTURE §8). So is a token whose session was ended (logout,
+ * password change or reset): the same lookup tells whether the token's `sid` family still lives.
  */
 export const viewerPlugin = fp<{ tokens: AccessTokens; db: Db }>(async (app, { tokens, db }) => {
   const accounts = new AccountAccessRepository(db);
+  const sessions = new SessionsRepository(db);
   app.decorateRequest('viewer', null);
   app.decorateRequest('rejectedToken', null);
   app.addHook('onRequest', async (request) => {
@@ -42,10 +45,12 @@ export const viewerPlugin = fp<{ tokens: AccessTokens; db: Db }>(async (app, { t
       request.rejectedToken = result.reason;
       return;
     }
-    const account = await accounts.findAccess(result.subject.id);
+    const { id, sessionId } = result.subject;
+    const account = sessionId ? await sessions.findAccess(id, sessionId) : await accounts.findAccess(id);
     if (!account) request.rejectedToken = 'invalid';
     else if (!isActive(account)) request.rejectedToken = 'suspended';
-    else request.viewer = { id: result.subject.id, userName: account.userName, role: account.role };
+    else if ('sessionLive' in account && !account.sessionLive) request.rejectedToken = 'revoked';
+    else request.viewer = { id, userName: account.userName, role: account.role, ...(sessionId ? { sessionId } : {}) };
   });
 });
 

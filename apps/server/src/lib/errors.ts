@@ -14,7 +14,7 @@ export const badRequest = (message: string, errors: { path: string; message: str
   new ApiError(400, message, null, errors);
 export const unauthorized = (message = 'Unauthorized request') => new ApiError(401, message);
 
-/** The 401 of a call that needs a login; a caller whose token expired gets 'jwt expired' instead (plugins/errors.ts). */
+/** The 401 of a call that needs a login; a caller whose token expired gets 'jwt expired' instead (http/errors.ts). */
 export class LoginRequired extends ApiError {
   constructor(message: string) {
     super(401, message);

@@ -49,6 +49,8 @@ export const authRoutes: FastifyPluginAsyncZod<ModuleOptions> = async (app, { ct
   app.post('/auths/logout', { schema: { tags, body: logoutBody, response: { 200: messageOnly } } }, async (request, reply) => {
     const token = refreshTokenOf(request, request.body, ctx.config.publicUrl);
     if (token) await service.sessions.end(token);
+    // The session the access token names ends too, at once, whether or not a refresh token came.
+    if (request.viewer?.sessionId) await service.sessions.endSession(request.viewer.id, request.viewer.sessionId);
     clearRefreshCookie(request, reply);
     return ok(reply, null, messages.loggedOut);
   });

@@ -257,8 +257,11 @@ describe('POST /auths/refresh-token', () => {
     const replay = await refresh(stolen.refreshToken);
     expectApiError(replay, 401, messages.refreshTokenReused);
     expect(cookieOf(replay)!.value).toBe('');
-    // The legitimate holder's newer token died with the family.
+    // The legitimate holder's newer token died with the family, and so did the family's access tokens, at once.
     expectApiError(await refresh(rotated.refreshToken), 401, messages.refreshTokenInvalid);
+    expectApiError(await me(rotated.accessToken), 401, messages.sessionEnded);
+    expectApiError(await me(stolen.accessToken), 401, messages.sessionEnded);
+    expect((await me(otherDevice.accessToken)).statusCode).toBe(200);
     expect((await refresh(otherDevice.refreshToken)).statusCode).toBe(200);
   });
 
@@ -494,10 +497,11 @@ describe('the whole account journey', () => {
     expectApiError(await post('/auths/login', { email, password: 'second-pass' }), 401);
     const final = await login(email, 'third-pass');
 
-    // logout ends that session
+    // logout ends that session, its access token included
     const out = await post('/auths/logout', { refreshToken: final.refreshToken }, { authorization: `Bearer ${final.accessToken}` });
     expect(out.statusCode).toBe(200);
     expectApiError(await refresh(final.refreshToken), 401);
+    expectApiError(await me(final.accessToken), 401, messages.sessionEnded);
   });
 
   it('an older reset link stops working once a newer one was used', async () => {

@@ -21,6 +21,7 @@ import {
   selectLadder,
   storyboardVtt,
   TRANSCODE_OUTPUTS,
+  type Rendition,
   type TranscodeInput,
 } from '@glimpse/media';
 import type { AppContext } from '../../context.ts';
@@ -39,7 +40,7 @@ export interface TranscodePayload {
 const PROGRESS_EVERY_MS = 1000;
 
 /** Files the job writes beside the HLS folder, as stored (the engine writes PNG; we keep JPEG). */
-const STORED = { poster: 'poster.jpg', sprite: 'storyboard.jpg', vtt: 'storyboard.vtt', progressive: 'progressive.mp4' } as const;
+const STORED = { poster: 'poster.jpg', sprite: 'storyboard.jpg', vtt: 'storyboard.vtt', progressive: 'progressive.mp4', nextProgressive: 'progressive.next.mp4' } as const;
 
 async function listFiles(dir: string, base = dir): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true });
@@ -71,8 +72,9 @@ const FIRST_PASS_SHARE = 0.2;
 /**
  * Source -> HLS ladder + storyboard (+ poster when the uploader gave no thumbnail) + progressive
  * mp4, in a work folder under DATA_DIR/tmp, then into storage under videos/{id}/. Two passes
- * (ADR 019): the lowest rung with the audio, poster and storyboard first, stored at once so the
- * video plays; then the other rungs, added to the master playlist when stored. A retried job
+ * (ADR 019): the lowest rung with the audio, poster, storyboard and an mp4 first, stored at once
+ * so the video plays; then the other rungs, added to the master playlist when stored, and the mp4
+ * from the top one (up to 720p) in place of the first. A retried job
  * skips the rungs the database lists as stored. The engine runs in a child process under bounds
  * (no progress, wall time) and stops with the job's signal (the worker stopping, or the video
  * deleted); a file it cannot process fails the video at once with the reason, without retries.
@@ -106,7 +108,7 @@ export function transcodeHandler(ctx: AppContext): JobHandler<TranscodePayload> 
         const ladder = selectLadder(probed.width, probed.height, probed.fps, bounds.ladder);
         const names = ladder.map(renditionName);
         const { first, rest } = planPasses(ladder, bounds.ladder.firstPassPreset);
-        const lastPass = rest.length > 0 ? rest : [first];
+        const progressiveKey = `${prefix}/${STORED.progressive}`;
 
         /** Runs one pass into `out`, its progress mapped onto [from, to] of the video's bar; the seconds written. */
         const encode = async (out: string, plan: Omit<TranscodeInput, 'input' | 'outDir' | 'probe' | 'settings'>, from: number, to: number) => {
@@ -131,9 +133,9 @@ export function transcodeHandler(ctx: AppContext): JobHandler<TranscodePayload> 
           return outSeconds > 0 ? Math.min(probed.durationSeconds, outSeconds) : probed.durationSeconds;
         };
 
-        /** The progressive mp4 from the last pass's top rung (up to 720p) and audio, stored; its bytes. */
-        const progressive = async (out: string): Promise<number> => {
-          const top = progressiveRendition(lastPass);
+        /** The progressive mp4 from a pass's top rung (up to 720p) and audio, stored at `key`; its bytes. */
+        const progressive = async (out: string, rungs: Rendition[], key: string): Promise<number> => {
+          const top = progressiveRendition(rungs);
           await joinSegments(path.join(out, renditionName(top)), path.join(work, 'video.mp4'));
           if (probed.hasAudio) await joinSegments(path.join(out, TRANSCODE_OUTPUTS.audio), path.join(work, 'audio.mp4'));
           const file = path.join(work, STORED.progressive);
@@ -142,7 +144,7 @@ export function transcodeHandler(ctx: AppContext): JobHandler<TranscodePayload> 
             stallSeconds: bounds.stallSeconds,
             timeoutSeconds: 300,
           });
-          await ctx.storage.putFile(`${prefix}/${STORED.progressive}`, file);
+          await ctx.storage.putFile(key, file);
           return bytesOf([file]);
         };
 
@@ -173,7 +175,9 @@ export function transcodeHandler(ctx: AppContext): JobHandler<TranscodePayload> 
           const extraFiles = await listFiles(extras);
           for (const rel of extraFiles) await ctx.storage.putFile(`${prefix}/${rel}`, path.join(extras, rel));
           const hlsBytes = await storeHls(out, () => false, await readFile(path.join(out, TRANSCODE_OUTPUTS.master), 'utf8'));
-          const progressiveBytes = rest.length === 0 ? await progressive(out) : 0;
+          // A spec client plays `videoFile.publicId` once the video says ready: the mp4 exists from
+          // this pass's rung on, and the second pass replaces it at the same key (ADR 019, addendum).
+          const progressiveBytes = await progressive(out, [first], progressiveKey);
           // What the quota counts (the poster is the thumbnail's bytes: replacing it removes it).
           const posterBytes = poster === undefined ? 0 : await bytesOf([path.join(extras, STORED.poster)]);
           const mediaBytes = hlsBytes + progressiveBytes + (await bytesOf(extraFiles.map((f) => path.join(extras, f)))) - posterBytes;
@@ -190,7 +194,7 @@ export function transcodeHandler(ctx: AppContext): JobHandler<TranscodePayload> 
               mediaBytes,
               renditions: names,
               renditionsReady: [names[0]!],
-              ...(rest.length === 0 ? { progressiveKey: `${prefix}/${STORED.progressive}` } : {}),
+              progressiveKey,
               ...(poster === undefined ? {} : { thumbnailKey: `${prefix}/${STORED.poster}`, thumbnailBytes: posterBytes }),
             });
             if (row) {
@@ -222,13 +226,17 @@ export function transcodeHandler(ctx: AppContext): JobHandler<TranscodePayload> 
         const master = mergeMasters([stored, await readFile(path.join(out, TRANSCODE_OUTPUTS.master), 'utf8')]);
         // The audio was stored by the first pass (this pass encodes it again only for the playlist's group and the mp4).
         const hlsBytes = await storeHls(out, (rel) => rel.startsWith(`${TRANSCODE_OUTPUTS.audio}/`), master);
-        const progressiveBytes = await progressive(out);
+        // The final mp4 takes the first pass's place in one rename: a reader gets one file or the other, never a part.
+        const nextKey = `${prefix}/${STORED.nextProgressive}`;
+        const progressiveBytes = await progressive(out, rest, nextKey);
+        const replacedBytes = await ctx.storage.bytesUnder(progressiveKey);
+        await ctx.storage.move(nextKey, progressiveKey);
         const updated = await ctx.db.transaction(async (tx) => {
           const row = await new VideosRepository(tx).setProcessing(videoId, {
             progress: 1,
-            progressiveKey: `${prefix}/${STORED.progressive}`,
-            // The first pass counted its files and the master playlist it wrote, now replaced.
-            mediaBytes: current.mediaBytes + hlsBytes + progressiveBytes - Buffer.byteLength(stored),
+            progressiveKey,
+            // The first pass counted its files, the master playlist it wrote and its mp4, now replaced.
+            mediaBytes: current.mediaBytes + hlsBytes + progressiveBytes - Buffer.byteLength(stored) - replacedBytes,
             renditionsReady: names,
           });
           if (row) await new StorageUsageRepository(tx).recount(video.ownerId);

@@ -44,7 +44,7 @@ export const usersRoutes: FastifyPluginAsyncZod<ModuleOptions> = async (app, { c
     async (request, reply) => {
       const viewer = requireViewer(request, 'Please login to change your password');
       const { curPassword, newPassword } = request.body;
-      await service.changePassword(viewer.id, curPassword, newPassword, refreshTokenOf(request, request.body, ctx.config.publicUrl));
+      await service.changePassword(viewer.id, curPassword, newPassword, refreshTokenOf(request, request.body, ctx.config.publicUrl), viewer.sessionId);
       return ok(reply, null, messages.passwordUpdated);
     },
   );

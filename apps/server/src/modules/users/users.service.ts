@@ -53,15 +53,16 @@ export class UsersService {
   }
 
   /**
-   * Needs the current password; signs out every other session (keepRefreshToken names this one).
+   * Needs the current password; signs out every other session (the access token's `keepSessionId`,
+   * else `keepRefreshToken`, names this one).
    * Attempts count per account, in the database so every API process shares them: a stolen access
    * token cannot be used to guess the password. A right password clears the count.
    */
-  async changePassword(userId: string, curPassword: string, newPassword: string, keepRefreshToken?: string): Promise<void> {
+  async changePassword(userId: string, curPassword: string, newPassword: string, keepRefreshToken?: string, keepSessionId?: string): Promise<void> {
     await this.checkPassword(userId, curPassword, messages.curPasswordWrong);
     if (curPassword === newPassword) throw badRequest(messages.samePassword);
     await this.users.update(userId, { passwordHash: await hashPassword(newPassword) });
-    await this.sessions.revokeOthers(userId, keepRefreshToken);
+    await this.sessions.revokeOthers(userId, keepRefreshToken, keepSessionId);
   }
 
   /**

@@ -85,7 +85,12 @@ export const videosRoutes: FastifyPluginAsyncZod<ModuleOptions> = async (app, { 
   // Spec §7 `videoFile.publicId`: the progressive mp4 for players without HLS, to whoever may see
   // the video (inline). `?download=1` asks for it as an attachment: the owner's, or anyone's when the
   // owner allows downloads (ADR 013). Its URL outlives a change of privacy, so it is never cached publicly.
+  // Without `.mp4` it is the video's poster (a spec client's `<video poster>`), under the same rule.
   app.get('/videos/video/:file', { schema: { tags, params: progressiveFileParam, querystring: progressiveFileQuery } }, async (request, reply) => {
+    if (!request.params.file.toLowerCase().endsWith('.mp4')) {
+      const poster = await service.poster(request.params.file.toLowerCase(), viewerId(request));
+      return sendStored(ctx, request, reply, poster.key, { 'cache-control': PRIVATE_CACHE });
+    }
     const download = request.query.download ?? false;
     const file = await service.progressive(request.params.file.slice(0, -'.mp4'.length).toLowerCase(), viewerId(request), download);
     return sendStored(ctx, request, reply, file.key, {

@@ -143,6 +143,14 @@ export class VideosService {
     return { key: row.progressiveKey, filename: `${row.title}.mp4` };
   }
 
+  /** The poster (the thumbnail) of a video the viewer may see, by the same rule as its mp4. */
+  async poster(id: string, viewerId: string | null): Promise<{ key: string }> {
+    const visible = await this.videos.findVisible(id, viewerId);
+    if (!visible) throw notFound(videoMessages.notFound);
+    if (!visible.thumbnail_key) throw notFound(videoMessages.posterMissing);
+    return { key: visible.thumbnail_key };
+  }
+
   /** The uploaded original, for its owner only (404 without the video, 403 for anyone else). */
 
   async original(id: string, viewerId: string): Promise<{ key: string; filename: string }> {
