@@ -34,13 +34,24 @@ test('a creator uploads a clip from the dashboard, waits for processing, publish
   for (const stat of ['Total Views', 'Total Subscribers', 'Total Likes', 'Total Comments']) await expect(page.getByText(stat)).toBeVisible();
   await expect(page.getByText('No videos uploaded')).toBeVisible();
 
+  // Hold the last chunk so the progress dialog is seen mid-upload; released once Finish was refused.
+  // The other two go as soon as the file is picked (issue 34).
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  let chunks = 0;
+  await page.route(/\/api\/v1\/videos\?/, async (route) => {
+    chunks += 1;
+    if (new URL(route.request().url()).searchParams.get('chunkNumber') === '2') await held;
+    await route.continue();
+  });
+
   const form = page.getByRole('dialog', { name: 'Upload Video' });
   await test.step('fill the upload form', async () => {
     await page.getByRole('button', { name: 'Upload Video' }).click();
     await chooseFiles(form.getByRole('button', { name: 'Select file' }), clip.video);
     await expect(form.getByText(/clip\.mp4 \(6\.\d\d MB\)/)).toBeVisible();
-    await chooseFiles(form.getByRole('button', { name: 'Choose thumbnail' }), clip.thumbnail);
-    await expect(form.getByRole('img', { name: 'Thumbnail preview' })).toBeVisible();
+    await chooseFiles(form.getByRole('button', { name: 'Choose your own image' }), clip.thumbnail);
+    await expect(form.getByRole('radio', { name: 'Your image' })).toBeChecked();
     await form.getByLabel('Title').fill(title);
     await form.getByLabel('Description').fill('Colour bars and a steady tone, uploaded through the dashboard.');
     await screenshotWidths(page, 'upload-form', { ready: async () => expect(form).toBeVisible() });
@@ -48,15 +59,6 @@ test('a creator uploads a clip from the dashboard, waits for processing, publish
 
   const progress = page.getByRole('dialog', { name: /Upload/ });
   await test.step('upload: the progress dialog refuses Finish until 100%', async () => {
-    // Hold the second chunk so the dialog is seen mid-upload; released once Finish was refused.
-    let release: () => void = () => undefined;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    let chunks = 0;
-    await page.route(/\/api\/v1\/videos\?/, async (route) => {
-      chunks += 1;
-      if (chunks === 2) await held;
-      await route.continue();
-    });
     await form.getByRole('button', { name: 'Upload', exact: true }).click();
     await expect(progress.getByRole('heading', { name: 'Uploading Video...' })).toBeVisible();
     await expect(progress.getByText('clip.mp4')).toBeVisible();
@@ -155,7 +157,7 @@ test('an upload interrupted by a page reload resumes with the chunks the server 
     await page.getByRole('button', { name: 'Upload Video' }).click();
     const form = page.getByRole('dialog', { name: 'Upload Video' });
     await chooseFiles(form.getByRole('button', { name: 'Select file' }), clip.video);
-    await chooseFiles(form.getByRole('button', { name: 'Choose thumbnail' }), clip.thumbnail);
+    await chooseFiles(form.getByRole('button', { name: 'Choose your own image' }), clip.thumbnail);
     await form.getByLabel('Title').fill(title);
     await form.getByLabel('Description').fill('Sent in two sittings.');
     await form.getByRole('button', { name: 'Upload', exact: true }).click();

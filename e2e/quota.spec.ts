@@ -16,7 +16,7 @@ test('an upload over the quota is refused, and the upload dialog says so with th
     await page.getByRole('button', { name: 'Upload Video' }).click();
     const form = page.getByRole('dialog', { name: 'Upload Video' });
     await chooseFiles(form.getByRole('button', { name: 'Select file' }), clip.video);
-    await chooseFiles(form.getByRole('button', { name: 'Choose thumbnail' }), clip.thumbnail);
+    await chooseFiles(form.getByRole('button', { name: 'Choose your own image' }), clip.thumbnail);
     await form.getByLabel('Title').fill('Too much');
     await form.getByLabel('Description').fill('More than the instance allows.');
     await form.getByRole('button', { name: 'Upload', exact: true }).click();

@@ -33,6 +33,15 @@ async function settled(page: Page): Promise<void> {
   await page.waitForFunction(() => Array.from(document.images).every((img) => img.complete), undefined, { timeout: 10_000 }).catch(() => {});
 }
 
+/** Switches the emulated colour scheme and waits until the colours have eased in (transition-colors), not a blend of both. */
+export async function emulateTheme(page: Page, theme: Theme): Promise<void> {
+  await page.emulateMedia({ colorScheme: theme });
+  await page.evaluate(async () => {
+    await new Promise(requestAnimationFrame);
+    await Promise.all(document.getAnimations().filter((a) => a instanceof CSSTransition).map((a) => a.finished.catch(() => {})));
+  });
+}
+
 /**
  * Opens `route` once, then for each theme (emulated prefers-color-scheme) and width runs axe on
  * the whole document, keeping serious and critical violations, and saves a full-page shot to
@@ -42,12 +51,7 @@ export async function auditRoute(page: Page, route: AuditedRoute, widths: readon
   await page.goto(route.href);
   const found: string[] = [];
   for (const theme of THEMES) {
-    await page.emulateMedia({ colorScheme: theme });
-    // Colours ease in (transition-colors): audit the theme's colours, not a blend of both.
-    await page.evaluate(async () => {
-      await new Promise(requestAnimationFrame);
-      await Promise.all(document.getAnimations().filter((a) => a instanceof CSSTransition).map((a) => a.finished.catch(() => {})));
-    });
+    await emulateTheme(page, theme);
     for (const width of widths) {
       await page.setViewportSize({ width, height: 900 });
       await settled(page);

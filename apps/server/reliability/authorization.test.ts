@@ -178,6 +178,17 @@ const cases: Record<string, Case> = {
     other: null,
     owner: 200,
   },
+  // Upload sessions are the caller's own (keyed by account and uniqueId): anyone else, staff too, finds none.
+  'DELETE /api/v1/videos/uploads/:uniqueId': {
+    build: async (o) => {
+      const uniqueId = `authz${++uploads}`;
+      const chunk = await call(t, 'POST', `/videos?uniqueId=${uniqueId}&chunkNumber=0&totalChunks=2`, { as: o, body: form({ video: new Blob([Buffer.alloc(1024, 1)]) }) });
+      expect(chunk.status).toBe(200);
+      return { url: `/videos/uploads/${uniqueId}` };
+    },
+    other: 404,
+    owner: 200,
+  },
   // Visitors count views too; an unpublished video is not there for anyone but its owner.
   'POST /api/v1/videos/:id/views': {
     build: async (o) => ({ url: `/videos/${(await createVideo(t.ctx, o, { privacy: 'private' })).id}/views`, body: { position: 3 } }),

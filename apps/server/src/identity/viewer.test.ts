@@ -103,6 +103,7 @@ const loginOnly: Record<string, Case> = {
   'DELETE /api/v1/videos/:id/captions/:lang': { url: (s) => `/videos/${s.video}/captions/en` },
   'POST /api/v1/videos': { url: () => '/videos?uniqueId=u1&chunkNumber=1&totalChunks=1' },
   'GET /api/v1/videos/uploads/:uniqueId': { url: () => '/videos/uploads/u1' },
+  'DELETE /api/v1/videos/uploads/:uniqueId': { url: () => '/videos/uploads/u1' },
   'GET /api/v1/users/watch-history': { url: () => '/users/watch-history' },
   'GET /api/v1/dashboard/channel-stats': { url: () => '/dashboard/channel-stats' },
   'GET /api/v1/dashboard/channel-videos': { url: () => '/dashboard/channel-videos' },

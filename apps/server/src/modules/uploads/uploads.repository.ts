@@ -110,6 +110,20 @@ export class UploadsRepository {
     await this.db.execute(sql`UPDATE upload_sessions SET finalizing_at = NULL WHERE user_id = ${userId} AND unique_id = ${uniqueId}`);
   }
 
+  /**
+   * Deletes the session unless a last chunk is being assembled from it (its claim, as claimFinalize reads it);
+   * true when it was deleted. Call under the account's lock, so no claim can start meanwhile.
+   */
+  async removeUnclaimed(userId: string, uniqueId: string): Promise<boolean> {
+    const rows = await queryRows<{ unique_id: string }>(
+      this.db,
+      sql`DELETE FROM upload_sessions WHERE user_id = ${userId} AND unique_id = ${uniqueId}
+            AND (finalizing_at IS NULL OR finalizing_at < now() - interval '15 minutes')
+          RETURNING unique_id`,
+    );
+    return rows.length > 0;
+  }
+
   async remove(userId: string, uniqueId: string): Promise<void> {
     await this.db.execute(sql`DELETE FROM upload_sessions WHERE user_id = ${userId} AND unique_id = ${uniqueId}`);
   }

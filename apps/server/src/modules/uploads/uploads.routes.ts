@@ -36,4 +36,14 @@ export const uploadsRoutes: FastifyPluginAsyncZod<ModuleOptions> = async (app, {
       return ok(reply, await service.status(viewer.id, request.params.uniqueId), 'Upload status fetched successfully');
     },
   );
+
+  app.delete(
+    '/videos/uploads/:uniqueId',
+    { schema: { tags: ['uploads'], params: uploadStatusParam, security: [{ bearer: [] }] } },
+    async (request, reply) => {
+      const viewer = requireViewer(request, videoMessages.loginToUpload);
+      await service.cancel(viewer.id, request.params.uniqueId);
+      return ok(reply, {}, 'Upload cancelled');
+    },
+  );
 };

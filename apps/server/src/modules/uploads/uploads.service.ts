@@ -74,6 +74,24 @@ export class UploadsService {
   }
 
   /**
+   * The client gave up an unfinished upload (the web app sends chunks before the form is filled in,
+   * and the person changed the file or closed the form): its chunks go now rather than holding the
+   * account's open-upload and held-bytes bounds until the session expires. 409 while its last chunk
+   * is being assembled.
+   */
+  async cancel(userId: string, uniqueId: string): Promise<void> {
+    const removed = await this.ctx.db.transaction(async (tx) => {
+      const sessions = new UploadsRepository(tx);
+      await sessions.lockOwner(userId);
+      if (await sessions.removeUnclaimed(userId, uniqueId)) return true;
+      if (await sessions.find(userId, uniqueId)) throw conflict(ALREADY_FINISHING);
+      return false;
+    });
+    if (!removed) throw notFound('Upload not found');
+    await this.ctx.storage.deletePrefix(uploadPrefix(userId, uniqueId));
+  }
+
+  /**
    * Stores one chunk, streamed by `read` straight into the storage under a fresh key; on the
    * flagged last chunk, assembles, probes and creates the video. A request that fails before its
    * chunk is recorded leaves no object behind.

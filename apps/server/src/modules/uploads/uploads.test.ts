@@ -445,6 +445,36 @@ describe('per-account bounds on unfinished uploads', () => {
     expect(status.json().data.receivedChunks).toEqual([0]);
   });
 
+  it('cancels an unfinished upload on request: its chunks go and its place is free at once; never another account\'s, nor one being finished', async () => {
+    const user = await createUser(b.ctx);
+    const auth = await bearer(b.ctx, user);
+    const cancel = async (uniqueId: string, headers: Record<string, string> = auth) => b.app.inject({ method: 'DELETE', url: `/api/v1/videos/uploads/${uniqueId}`, headers });
+    expect((await chunkOf(user, 'keep', 0)).statusCode).toBe(200);
+    expect((await chunkOf(user, 'drop', 0)).statusCode).toBe(200);
+    expect((await chunkOf(user, 'drop', 1)).statusCode).toBe(200);
+    expect((await chunkOf(user, 'next', 0)).statusCode).toBe(429);
+
+    // Another account, or nobody, cannot cancel it.
+    expectApiError(await cancel('drop', await bearer(b.ctx, await createUser(b.ctx))), 404, 'Upload not found');
+    expectApiError(await cancel('drop', {}), 401, 'Please login to upload a video');
+    expect(await held(user.id)).toEqual({ sessions: 2, bytes: 3 * KB300.length });
+
+    const res = await cancel('drop');
+    expect(res.statusCode).toBe(200);
+    expect(res.json().message).toBe('Upload cancelled');
+    expect(await held(user.id)).toEqual({ sessions: 1, bytes: KB300.length });
+    expect(existsSync(path.join((b.ctx.storage as LocalStorage).root, uploadPrefix(user.id, 'drop')))).toBe(false);
+    expect((await b.app.inject({ method: 'GET', url: '/api/v1/videos/uploads/drop', headers: auth })).statusCode).toBe(404);
+    expectApiError(await cancel('drop'), 404, 'Upload not found');
+    // Its place is free for another upload.
+    expect((await chunkOf(user, 'next', 0)).statusCode).toBe(200);
+
+    // A session whose last chunk is being assembled stays.
+    await b.ctx.db.execute(sql`UPDATE upload_sessions SET finalizing_at = now() WHERE user_id = ${user.id} AND unique_id = 'keep'`);
+    expectApiError(await cancel('keep'), 409, 'This upload is already being finished');
+    expect((await held(user.id)).sessions).toBe(2);
+  });
+
   it('holds under parallel requests: of five new uploads sent at once, two are opened', async () => {
     const user = await createUser(b.ctx);
     const auth = await bearer(b.ctx, user);

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { VIDEO_UPLOAD } from '@glimpse/contract';
+import { getLocale, t } from '@/lib/i18n/i18n.ts';
 import { configQueryOptions, type PublicConfig } from '@/lib/public-config.ts';
 
 /** Size limits the server enforces (GET config), in MB; chunkBytes is the upload chunk. */
@@ -23,16 +24,21 @@ export function useUploadAvailability(): UploadAvailability {
 export const IMAGE_TYPES = ['image/png', 'image/jpeg'];
 export const IMAGE_ACCEPT = IMAGE_TYPES.join(',');
 
-/** The message for a file that breaks the rules of spec §5, or null when it is fine. */
+/** The message (in the active language; the spec's English in English) for a file that breaks the rules of spec §5, or null when it is fine. */
 export function fileProblem(file: File, kind: 'image' | 'video', limitMb: number): string | null {
-  if (kind === 'image' && !IMAGE_TYPES.includes(file.type)) return 'Only png and jpeg images are allowed';
-  if (kind === 'video' && !isVideoFile(file)) return VIDEO_TYPE_PROBLEM;
-  if (file.size > limitMb * 1024 * 1024) return `File size should not exceed ${limitMb}MB`;
+  if (kind === 'image' && !IMAGE_TYPES.includes(file.type)) return t('files.onlyImages');
+  if (kind === 'video' && !isVideoFile(file)) return t('files.notVideo', { types: videoTypesText() });
+  if (file.size > limitMb * 1024 * 1024) return t('files.tooBig', { mb: limitMb });
   return null;
 }
 
+/** The video file types as a list in the active language ("mp4, mov, … or 3gp"; English keeps the contract's wording). */
+export function videoTypesText(): string {
+  const locale = getLocale();
+  return locale === 'en' ? VIDEO_UPLOAD.text : new Intl.ListFormat(locale, { type: 'disjunction' }).format(VIDEO_UPLOAD.extensions);
+}
+
 export const VIDEO_ACCEPT = [...VIDEO_UPLOAD.mimeTypes, ...VIDEO_UPLOAD.extensions.map((e) => `.${e}`)].join(',');
-export const VIDEO_TYPE_PROBLEM = `Upload a video file (${VIDEO_UPLOAD.text})`;
 
 /** By type, or by name when the browser knows no type for it (mkv often has none); the server checks the content. */
 export function isVideoFile(file: File): boolean {

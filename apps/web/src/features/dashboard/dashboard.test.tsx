@@ -1,7 +1,7 @@
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import toast, { Toaster } from 'react-hot-toast';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { formatDate, formatDateTime } from '@/lib/format.ts';
 import { ada, makeComment, makeDashboardVideo, signInAs } from '@/test/fixtures.ts';
 import { session } from '@/lib/session.ts';
@@ -13,6 +13,11 @@ import { ViewsChart, viewsByUploadDay } from './components/views-chart.tsx';
 beforeEach(() => {
   toast.remove();
   session.clear();
+});
+
+// jsdom decodes no media and its load() only logs 'Not implemented': the upload form's frame maker calls it when it gives up.
+beforeAll(() => {
+  HTMLMediaElement.prototype.load = () => undefined;
 });
 
 function serve(videos: DashboardVideo[], over: Handler = () => undefined) {
@@ -163,6 +168,49 @@ describe('dashboard', () => {
     await userEvent.upload(input, new File(['x'], 'holiday.mkv', { type: '' }), { applyAccept: false });
     expect(within(dialog).getByText('holiday.mkv (1.00 B)')).toBeInTheDocument();
     expect(calls.some((c) => c.url.pathname === '/api/v1/videos')).toBe(false);
+  });
+
+  it('upload form: the title comes from the file name; the line above Upload says what is missing, read out and describing the disabled button', async () => {
+    // The own image's preview needs an object URL of jsdom's File (its frames never decode here).
+    const { createObjectURL, revokeObjectURL } = URL;
+    Object.assign(URL, { createObjectURL: () => 'blob:preview', revokeObjectURL: () => undefined });
+    onTestFinished(() => void Object.assign(URL, { createObjectURL, revokeObjectURL }));
+    serve([]);
+    renderApp('/user/@ada/dashboard');
+    await userEvent.click(await screen.findByRole('button', { name: 'Upload Video' }));
+    const dialog = screen.getByRole('dialog', { name: 'Upload Video' });
+    const hint = within(dialog).getByRole('status');
+    const upload = within(dialog).getByRole('button', { name: 'Upload' });
+    const expectHint = (text: string) => {
+      expect(hint).toHaveTextContent(text);
+      expect(upload).toBeDisabled();
+      expect(upload).toHaveAccessibleDescription(text);
+    };
+    expectHint('To upload, choose a video file, choose a thumbnail, add a title, and add a description.');
+
+    const title = within(dialog).getByRole('textbox', { name: 'Title' });
+    await userEvent.upload(within(dialog).getByLabelText('Video file'), new File(['x'], 'my_first-video.mp4', { type: 'video/mp4' }));
+    expect(title).toHaveValue('my first video');
+    expectHint('To upload, choose a thumbnail and add a description.');
+    expect(within(dialog).getByText('Taking frames from the video…')).toBeInTheDocument();
+    // Another file: the title made from the first name follows; one the person typed stays.
+    await userEvent.upload(within(dialog).getByLabelText('Video file'), new File(['x'], 'Second.Take.mov', { type: 'video/quicktime' }));
+    expect(title).toHaveValue('Second Take');
+    await userEvent.clear(title);
+    expectHint('To upload, choose a thumbnail, add a title, and add a description.');
+    await userEvent.type(title, 'Cats at play');
+    await userEvent.upload(within(dialog).getByLabelText('Video file'), new File(['x'], 'third.mp4', { type: 'video/mp4' }));
+    expect(title).toHaveValue('Cats at play');
+
+    await userEvent.type(within(dialog).getByRole('textbox', { name: 'Description' }), 'Two cats.');
+    expectHint('To upload, choose a thumbnail.');
+    const ownImage = dialog.querySelector<HTMLInputElement>('input[type="file"][accept="image/png,image/jpeg"]')!;
+    await userEvent.upload(ownImage, new File([new Uint8Array([137, 80, 78, 71])], 'cover.png', { type: 'image/png' }));
+    expect(within(dialog).getByRole('radio', { name: 'Your image' })).toBeChecked();
+    expect(within(dialog).getByRole('button', { name: 'Change your image' })).toBeInTheDocument();
+    expect(hint).toHaveTextContent('Ready to upload.');
+    expect(upload).toBeEnabled();
+    expect(upload).not.toHaveAttribute('aria-describedby');
   });
 
   it('says why uploads cannot work when the server has no usable media engine, and opens no form', async () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '@/lib/api-client.ts';
 import { CHUNK_BYTES, chunkBounds, chunkCount, fileKey, localResumeStore, uploadInChunks, uploadPercent, type ChunkQuery, type ResumeStore, type UploadTransport } from './chunked-upload.ts';
+import { sendAhead, type EarlyUpload } from './early-upload.ts';
 
 const file = (size: number, name = 'clip.mp4') => new File([new Uint8Array(size).map((_, i) => i % 251)], name, { type: 'video/mp4', lastModified: 42 });
 const thumbnail = new File([new Uint8Array([137, 80, 78, 71])], 't.png', { type: 'image/png' });
@@ -23,11 +24,15 @@ interface Sent {
 function fakeTransport(opts: { held?: number[] | null; fail?: (attempt: number, q: ChunkQuery) => ApiError | null } = {}) {
   const sent: Sent[] = [];
   const statusAsked: string[] = [];
+  const cancelled: string[] = [];
   let attempts = 0;
   const transport: UploadTransport = {
     async received(id) {
       statusAsked.push(id);
       return opts.held === undefined ? null : opts.held;
+    },
+    async cancel(id) {
+      cancelled.push(id);
     },
     async send(query, body, onProgress) {
       attempts++;
@@ -40,10 +45,11 @@ function fakeTransport(opts: { held?: number[] | null; fail?: (attempt: number, 
       return { _id: 'v1' };
     },
   };
-  return { transport, sent, statusAsked };
+  return { transport, sent, statusAsked, cancelled };
 }
 
-const input = (f: File) => ({ file: f, title: 'My clip', description: 'About it', thumbnail, fields: { privacy: 'unlisted' } });
+const lastChunk = { title: 'My clip', description: 'About it', thumbnail, fields: { privacy: 'unlisted' } };
+const input = (f: File) => ({ file: f, last: lastChunk });
 
 describe('chunk math', () => {
   it('splits into 3 MB chunks, at least one', () => {
@@ -94,6 +100,7 @@ describe('uploadInChunks', () => {
     let most = 0;
     const transport: UploadTransport = {
       received: async () => null,
+      cancel: async () => undefined,
       async send(query) {
         inFlight++;
         most = Math.max(most, inFlight);
@@ -186,5 +193,121 @@ describe('uploadInChunks', () => {
     expect(localResumeStore.get('a:1:2')).toBe('id-1');
     localResumeStore.delete('a:1:2');
     expect(localResumeStore.get('a:1:2')).toBeNull();
+  });
+});
+
+/** A transport whose chunk requests wait until released (oldest first), to see what starts when. */
+function heldTransport() {
+  const started: ChunkQuery[] = [];
+  const waiting: (() => void)[] = [];
+  const cancelled: string[] = [];
+  const transport: UploadTransport = {
+    received: async () => null,
+    cancel: async (id) => void cancelled.push(id),
+    async send(query) {
+      started.push(query);
+      await new Promise<void>((release) => waiting.push(release));
+      return { _id: 'v1' };
+    },
+  };
+  return { transport, started, cancelled, releaseAll: () => waiting.splice(0).forEach((r) => r()) };
+}
+
+const settle = () => new Promise((r) => setTimeout(r, 0));
+/** Resolves once `upload` says every chunk but the last was answered. */
+const waitingForForm = (upload: EarlyUpload) =>
+  new Promise<void>((resolve) => {
+    if (upload.state().waiting) return resolve();
+    const stop = upload.subscribe(() => upload.state().waiting && (stop(), resolve()));
+  });
+
+describe('sendAhead: the upload starts when the file is picked (issue 34)', () => {
+  it('sends every chunk but the last at once; the last one, with the form, only once finish() gives it', async () => {
+    const { transport, sent } = fakeTransport();
+    const store = memoryStore();
+    const f = file(10);
+    const upload = sendAhead(f, { transport, store, chunkBytes: 4, newId: () => 'early' });
+    expect(upload.sendsAhead).toBe(true);
+    await waitingForForm(upload);
+    await settle();
+    // Chunks 0 and 1 are on the server, nothing of the form went, and the last chunk waits.
+    expect(sent.map((s) => [s.query.chunkNumber, s.isLastChunk, s.title])).toEqual([
+      [0, 'false', null],
+      [1, 'false', null],
+    ]);
+    expect(upload.state()).toMatchObject({ loaded: 8, total: 10, waiting: true, error: null });
+    expect(store.all).toEqual({ [fileKey(f)]: 'early' });
+    expect(upload.usable()).toBe(true);
+
+    const progress: number[] = [];
+    await expect(upload.finish(lastChunk, (loaded) => progress.push(loaded))).resolves.toEqual({ _id: 'v1' });
+    // The dialog starts where sending ahead got to.
+    expect(progress[0]).toBe(8);
+    expect(progress.at(-1)).toBe(10);
+    expect(sent.map((s) => [s.query.chunkNumber, s.isLastChunk, s.title, s.privacy, s.image])).toEqual([
+      [0, 'false', null, null, false],
+      [1, 'false', null, null, false],
+      [2, 'true', 'My clip', 'unlisted', true],
+    ]);
+    expect(sent.flatMap((s) => s.bytes)).toEqual(Array.from(new Uint8Array(await f.arrayBuffer())));
+    expect(store.all).toEqual({});
+  });
+
+  it('abandoned (another file, the form closed): starts no other chunk, never the last, and the server drops the session', async () => {
+    const { transport, started, cancelled, releaseAll } = heldTransport();
+    const store = memoryStore();
+    const f = file(40);
+    const upload = sendAhead(f, { transport, store, chunkBytes: 4, inFlight: 2, newId: () => 'gone' });
+    const heard: unknown[] = [];
+    upload.subscribe(() => heard.push(upload.state()));
+    await settle();
+    expect(started.map((q) => q.chunkNumber)).toEqual([0, 1]);
+    upload.abandon();
+    const heardBefore = heard.length;
+    // The two in flight are answered after all: nothing follows them.
+    releaseAll();
+    await settle();
+    await settle();
+    expect(started.map((q) => q.chunkNumber)).toEqual([0, 1]);
+    expect(cancelled).toEqual(['gone']);
+    expect(store.all).toEqual({});
+    expect(upload.usable()).toBe(false);
+    expect(heard).toHaveLength(heardBefore);
+    // Abandoning twice asks the server once.
+    upload.abandon();
+    expect(cancelled).toEqual(['gone']);
+  });
+
+  it('does not ask the server to drop an upload it never got, nor one handed over to finish', async () => {
+    const small = fakeTransport();
+    const store = memoryStore();
+    const one = sendAhead(file(3), { transport: small.transport, store, chunkBytes: 4, newId: () => 'one' });
+    // One chunk: it is the last, so nothing can go before the form.
+    expect(one.sendsAhead).toBe(false);
+    await settle();
+    expect(small.sent).toEqual([]);
+    one.abandon();
+    expect(small.cancelled).toEqual([]);
+    expect(store.all).toEqual({});
+
+    const handed = fakeTransport();
+    const two = sendAhead(file(10), { transport: handed.transport, store: memoryStore(), chunkBytes: 4, newId: () => 'two' });
+    const done = two.finish(lastChunk);
+    two.abandon();
+    await expect(done).resolves.toEqual({ _id: 'v1' });
+    expect(handed.cancelled).toEqual([]);
+    expect(handed.sent.map((s) => s.query.chunkNumber)).toEqual([0, 1, 2]);
+  });
+
+  it('keeps a failure of sending ahead for the form and is then no longer usable (Upload starts afresh)', async () => {
+    const { transport, sent, cancelled } = fakeTransport({ fail: (_n, q) => (q.chunkNumber === 0 ? new ApiError(413, 'File size should not exceed 1MB') : null) });
+    const upload = sendAhead(file(10), { transport, store: memoryStore(), chunkBytes: 4, inFlight: 1, newId: () => 'bad' });
+    await new Promise<void>((resolve) => upload.subscribe(() => upload.state().error && resolve()));
+    expect((upload.state().error as ApiError).message).toBe('File size should not exceed 1MB');
+    expect(upload.usable()).toBe(false);
+    expect(sent).toEqual([]);
+    // A form closed after a failure still tells the server (a network failure may have left chunks there).
+    upload.abandon();
+    expect(cancelled).toEqual(['bad']);
   });
 });

@@ -4,7 +4,8 @@ import { accessTokenForCall, api, ApiError, buildUrl, isApiError, refreshAccessT
  * Resumable chunked video upload (spec §4, §7; ARCHITECTURE §6).
  *
  * POST videos?uniqueId&chunkNumber&totalChunks with multipart `video` (the chunk) and
- * `isLastChunk`; the last chunk also carries title, description and image. Chunk numbers
+ * `isLastChunk`; the last chunk also carries title, description and image. Those may come later
+ * (a promise): every other chunk goes meanwhile, as the form is filled in (early-upload.ts). Chunk numbers
  * start at 0 here (the server takes 0..totalChunks-1 or 1..totalChunks and keeps the numbering).
  * IN_FLIGHT chunks travel at once (any order: the server records each on its own, ADR 018); the
  * last chunk goes only once every other one was answered, so the server finalizes only once
@@ -77,15 +78,23 @@ export interface UploadTransport {
   received(uniqueId: string): Promise<number[] | null>;
   /** Sends one chunk; `onProgress` gets the bytes of this request sent so far. */
   send(query: ChunkQuery, body: FormData, onProgress: (loaded: number) => void, signal?: AbortSignal): Promise<unknown>;
+  /** Gives up an unfinished upload: the server drops its chunks now rather than when it expires. */
+  cancel(uniqueId: string): Promise<void>;
 }
 
-export interface UploadInput {
-  file: FileLike;
+/** What the last chunk carries besides its bytes (spec §7). */
+export interface LastChunk {
   title: string;
   description: string;
   thumbnail: Blob;
   /** More fields of the last chunk (privacy, schedule). */
   fields?: Record<string, string>;
+}
+
+export interface UploadInput {
+  file: FileLike;
+  /** A promise sends every other chunk first and the last one once it resolves. */
+  last: LastChunk | PromiseLike<LastChunk>;
 }
 
 export interface UploadOptions {
@@ -102,20 +111,50 @@ export interface UploadOptions {
   onProgress?: (loaded: number, total: number) => void;
   signal?: AbortSignal;
   newId?: () => string;
+  /** The upload's uniqueId, once known; `resumed` when the server already held chunks of it. */
+  onSession?: (uniqueId: string, resumed: boolean) => void;
+  /** Every chunk but the last was answered (the last one waits for `input.last`). */
+  onAhead?: () => void;
 }
 
 /** Network failures, server errors, timeouts and rate limits may pass on a retry; other 4xx will not. */
 export const isRetryable = (err: unknown) =>
   !(err instanceof ApiError) || err.status === 0 || err.status === 408 || err.status === 429 || err.status >= 500;
 
+const cancelled = () => new ApiError(0, 'Upload cancelled');
+
 const wait = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
     const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => {
-      clearTimeout(timer);
-      reject(new ApiError(0, 'Upload cancelled'));
-    });
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        reject(cancelled());
+      },
+      { once: true },
+    );
   });
+
+/** `value`, or a rejection as soon as `signal` aborts (the form may never be sent). */
+function unlessAborted<T>(value: T | PromiseLike<T>, signal?: AbortSignal): Promise<T> {
+  if (!signal) return Promise.resolve(value);
+  if (signal.aborted) return Promise.reject(cancelled());
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(cancelled());
+    signal.addEventListener('abort', onAbort, { once: true });
+    Promise.resolve(value).then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (err: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(err);
+      },
+    );
+  });
+}
 
 /** Uploads `input.file` in chunks, resuming what the server already holds; resolves the last chunk's answer. */
 export async function uploadInChunks(input: UploadInput, options: UploadOptions = {}): Promise<unknown> {
@@ -129,6 +168,8 @@ export async function uploadInChunks(input: UploadInput, options: UploadOptions 
     onProgress,
     signal,
     newId = () => crypto.randomUUID(),
+    onSession,
+    onAhead,
   } = options;
   const { file } = input;
   const total = chunkCount(file.size, chunkBytes);
@@ -153,10 +194,13 @@ export async function uploadInChunks(input: UploadInput, options: UploadOptions 
     if (received === null) uniqueId = null;
     else held = new Set(received);
   }
+  const resumed = uniqueId !== null;
   if (!uniqueId) {
     uniqueId = newId();
     store.set(key, uniqueId);
   }
+  onSession?.(uniqueId, resumed);
+  if (signal?.aborted) throw cancelled();
 
   const sizeOf = (n: number) => {
     const [start, end] = chunkBounds(n - FIRST_CHUNK, file.size, chunkBytes);
@@ -172,6 +216,8 @@ export async function uploadInChunks(input: UploadInput, options: UploadOptions 
 
   const send = (n: number, extra: Record<string, string | Blob>) =>
     withRetry(() => {
+      // An aborted signal never fires 'abort' again: a chunk after it must not start at all.
+      if (signal?.aborted) throw cancelled();
       const [start, end] = chunkBounds(n - FIRST_CHUNK, file.size, chunkBytes);
       const body = new FormData();
       body.append('video', file.slice(start, end), file.name);
@@ -201,7 +247,9 @@ export async function uploadInChunks(input: UploadInput, options: UploadOptions 
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, inFlight) }, lane));
-  const result = await send(last, { ...input.fields, title: input.title, description: input.description, image: input.thumbnail });
+  onAhead?.();
+  const fields = await unlessAborted(input.last, signal);
+  const result = await send(last, { ...fields.fields, title: fields.title, description: fields.description, image: fields.thumbnail });
   store.delete(key);
   onProgress?.(file.size, file.size);
   return result;
@@ -263,5 +311,8 @@ export const serverTransport: UploadTransport = {
       throw new ApiError(res.status, res.body.message || `HTTP ${res.status}`, data);
     }
     return res.body.data;
+  },
+  async cancel(uniqueId) {
+    await api.delete(`videos/uploads/${encodeURIComponent(uniqueId)}`);
   },
 };

@@ -1,17 +1,22 @@
 import clsx from 'clsx';
 import { FileVideo, Upload } from 'lucide-react';
-import { useRef, useState, type DragEvent, type FormEvent } from 'react';
+import { useId, useRef, useState, type DragEvent, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
-import { ImagePickButton } from '@/components/media/image-pick-button.tsx';
-import { VIDEO_UPLOAD } from '@glimpse/contract';
-import { fileProblem, useUploadLimits, VIDEO_ACCEPT } from '@/components/media/upload-limits.ts';
+import { DESCRIPTION_MAX, TITLE_MAX } from '@glimpse/contract';
+import { fileProblem, useUploadLimits, VIDEO_ACCEPT, videoTypesText } from '@/components/media/upload-limits.ts';
 import { Button } from '@/components/ui/button.tsx';
 import { Dialog } from '@/components/ui/dialog.tsx';
-import { TextField } from '@/components/ui/text-field.tsx';
-import { useObjectUrl } from '@/components/ui/use-object-url.ts';
+import { TextArea, TextField } from '@/components/ui/text-field.tsx';
+import { errorMessage } from '@/lib/api-client.ts';
 import { formatSize } from '@/lib/format.ts';
-import { PrivacyChoice, privacyFields, type PrivacyValue } from './privacy-choice.tsx';
 import { t } from '@/lib/i18n/i18n.ts';
+import { uploadPercent } from '../api/chunked-upload.ts';
+import type { EarlyUpload } from '../api/early-upload.ts';
+import { PrivacyChoice, privacyFields, type PrivacyValue } from './privacy-choice.tsx';
+import { pickedThumbnail, ThumbnailChoice, type ThumbnailPick } from './thumbnail-choice.tsx';
+import { missingFields, missingHint, titleFromFileName } from './upload-checklist.ts';
+import { useSendAhead } from './use-send-ahead.ts';
+import { useVideoFrames } from './video-frames.ts';
 
 export interface UploadRequest {
   file: File;
@@ -20,45 +25,68 @@ export interface UploadRequest {
   description: string;
   /** The privacy fields for the last chunk (privacyFields). */
   privacy: Record<string, string>;
+  /** The upload already under way since the file was picked: the job finishes it. */
+  early?: EarlyUpload;
 }
 
 /**
  * The upload form (spec §2, §5): a video (mp4, or another everyday format) picked or dropped, a thumbnail, title and
- * description. Submitting with any of them missing or blank does nothing.
+ * description; Upload stays disabled until all are there, and the line above it says what is missing. The
+ * video starts going as soon as it is picked (all but its last chunk, which carries the form), the title
+ * comes from the file name, and three frames of the video are offered as thumbnails (issue 34).
  */
 export function UploadFormDialog({ onClose, onSubmit }: { onClose: () => void; onSubmit: (req: UploadRequest) => void }) {
   const limits = useUploadLimits();
   const input = useRef<HTMLInputElement>(null);
+  const hintId = useId();
   const [file, setFile] = useState<File | null>(null);
-  const [thumbnail, setThumbnail] = useState<File | null>(null);
+  const [own, setOwn] = useState<File | null>(null);
+  const [pick, setPick] = useState<ThumbnailPick>(null);
   const [title, setTitle] = useState('');
+  // The title last made from a file name: replaced with the next file's, unless the person changed it.
+  const [madeTitle, setMadeTitle] = useState('');
   const [description, setDescription] = useState('');
   const [dragging, setDragging] = useState(false);
   // Private by default, as before: the owner publishes when ready (the dashboard switch).
   const [privacy, setPrivacy] = useState<PrivacyValue>({ mode: 'private', publishAt: '' });
-  const preview = useObjectUrl(thumbnail);
+  const frames = useVideoFrames(file, limits.thumbnailMb * 1024 * 1024);
+  const ahead = useSendAhead();
+  const thumbnail = pickedThumbnail(pick, frames.frames, own);
+  const missing = missingFields({ file, thumbnail, title, description });
 
-  const pick = (picked: File | undefined) => {
+  const choose = (picked: File | undefined) => {
     if (!picked) return;
     const problem = fileProblem(picked, 'video', limits.videoMb);
-    if (problem) toast.error(problem);
-    else setFile(picked);
+    if (problem) return void toast.error(problem);
+    setFile(picked);
+    ahead.start(picked);
+    // Another video's frames are not this one's.
+    if (pick?.kind === 'frame') setPick(null);
+    const suggested = titleFromFileName(picked.name);
+    if (!title.trim() || title === madeTitle) setTitle(suggested);
+    setMadeTitle(suggested);
   };
   const onDrop = (e: DragEvent) => {
     e.preventDefault();
     setDragging(false);
-    pick(e.dataTransfer.files[0]);
+    choose(e.dataTransfer.files[0]);
+  };
+  const close = () => {
+    ahead.abandon();
+    onClose();
   };
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    if (!file || !thumbnail || !title.trim() || !description.trim()) return;
+    if (!file || !thumbnail || missing.length > 0) return;
     const fields = privacyFields(privacy);
     if ('error' in fields) return void toast.error(fields.error);
-    onSubmit({ file, thumbnail, title: title.trim(), description: description.trim(), privacy: fields });
+    ahead.handOver();
+    onSubmit({ file, thumbnail, title: title.trim(), description: description.trim(), privacy: fields, early: ahead.upload ?? undefined });
   };
 
+  const sent = ahead.state && uploadPercent(ahead.state.loaded, ahead.state.total, false);
   return (
-    <Dialog open onClose={onClose} title={t('dashboard.uploadVideo')}>
+    <Dialog open onClose={close} title={t('dashboard.uploadVideo')}>
       <form onSubmit={submit} noValidate className="flex flex-col gap-4">
         <div
           onDragOver={(e) => {
@@ -71,10 +99,8 @@ export function UploadFormDialog({ onClose, onSubmit }: { onClose: () => void; o
           className={clsx('flex flex-col items-center gap-2 rounded-xl border-2 border-dashed p-5 text-center', dragging ? 'border-accent bg-accent-subtle' : 'border-line-strong')}
         >
           {file ? <FileVideo className="size-8 text-link" aria-hidden /> : <Upload className="size-8 text-fg-muted" aria-hidden />}
-          <p className="text-sm font-medium">{file ? `${file.name} (${formatSize(file.size)})` : t('upload.drag')}</p>
-          <p className="text-xs text-fg-muted">
-            {VIDEO_UPLOAD.text}, up to {limits.videoMb}MB
-          </p>
+          <p className="max-w-full text-sm font-medium break-words">{file ? `${file.name} (${formatSize(file.size)})` : t('upload.drag')}</p>
+          <p className="text-xs text-fg-muted">{t('upload.videoHint', { types: videoTypesText(), mb: limits.videoMb })}</p>
           <input
             ref={input}
             type="file"
@@ -83,34 +109,43 @@ export function UploadFormDialog({ onClose, onSubmit }: { onClose: () => void; o
             className="sr-only"
             tabIndex={-1}
             onChange={(e) => {
-              pick(e.target.files?.[0]);
+              choose(e.target.files?.[0]);
               e.target.value = '';
             }}
           />
           <Button size="sm" variant="secondary" onClick={() => input.current?.click()}>
             {file ? t('upload.changeFile') : t('upload.selectFile')}
           </Button>
+          {ahead.upload?.sendsAhead && ahead.state && sent !== null && (
+            <div className="flex w-full flex-col gap-1">
+              {ahead.state.error ? (
+                <p role="alert" className="text-xs text-danger">
+                  {t('upload.aheadFailed', { message: errorMessage(ahead.state.error) })}
+                </p>
+              ) : (
+                <>
+                  <div role="progressbar" aria-label={t('upload.aheadProgress')} aria-valuenow={sent} aria-valuemin={0} aria-valuemax={100} className="h-1.5 w-full overflow-hidden rounded-full bg-surface-strong">
+                    <div className="h-full bg-accent transition-all" style={{ width: `${sent}%` }} />
+                  </div>
+                  <p className="text-xs text-fg-muted">{ahead.state.waiting ? t('upload.sentAhead', { percent: sent }) : t('upload.sendingAhead', { percent: sent })}</p>
+                </>
+              )}
+            </div>
+          )}
         </div>
-        <div className="flex items-center gap-3">
-          <span className="block aspect-video w-24 shrink-0 overflow-hidden rounded-lg bg-surface-strong sm:w-28">
-            {preview && <img src={preview} alt={t('upload.thumbPreview')} className="size-full object-cover" />}
-          </span>
-          <div>
-            <ImagePickButton label={thumbnail ? t('upload.changeThumb') : t('upload.chooseThumb')} limitMb={limits.thumbnailMb} onPick={setThumbnail} />
-            <p className="px-3 text-xs text-fg-muted">{t('upload.thumbHint', { mb: limits.thumbnailMb })}</p>
-          </div>
-        </div>
-        <TextField label={t('upload.title')} value={title} onChange={(e) => setTitle(e.target.value)} />
-        <label className="flex flex-col gap-1 text-sm font-medium text-fg-muted">
-          {t('upload.description')}
-          <textarea value={description} onChange={(e) => setDescription(e.target.value)} rows={4} className="rounded-lg border border-line-strong p-2 text-sm font-normal" />
-        </label>
+        <ThumbnailChoice frames={frames.frames} status={frames.status} own={own} onOwn={setOwn} pick={pick} onPick={setPick} limitMb={limits.thumbnailMb} />
+        <TextField label={t('upload.title')} value={title} maxLength={TITLE_MAX} onChange={(e) => setTitle(e.target.value)} />
+        <TextArea label={t('upload.description')} value={description} maxLength={DESCRIPTION_MAX} rows={4} onChange={(e) => setDescription(e.target.value)} />
         <PrivacyChoice value={privacy} onChange={setPrivacy} />
+        {/* Read out as it changes; the disabled Upload button is described by it. */}
+        <p id={hintId} role="status" className={clsx('text-sm', missing.length > 0 ? 'text-fg' : 'text-fg-muted')}>
+          {missingHint(missing)}
+        </p>
         <div className="flex justify-end gap-2">
-          <Button variant="secondary" onClick={onClose}>
+          <Button variant="secondary" onClick={close}>
             {t('common.cancel')}
           </Button>
-          <Button type="submit" disabled={!file || !thumbnail || !title.trim() || !description.trim()}>
+          <Button type="submit" disabled={missing.length > 0} aria-describedby={missing.length > 0 ? hintId : undefined}>
             {t('upload.upload')}
           </Button>
         </div>

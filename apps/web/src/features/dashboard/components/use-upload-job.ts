@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import toast from 'react-hot-toast';
 import { errorMessage } from '@/lib/api-client.ts';
-import { uploadInChunks, uploadPercent } from '../api/chunked-upload.ts';
+import { uploadInChunks, uploadPercent, type LastChunk } from '../api/chunked-upload.ts';
 import type { UploadRequest } from './upload-form-dialog.tsx';
 
 export interface UploadJob {
@@ -11,17 +11,22 @@ export interface UploadJob {
   error?: string;
 }
 
-/** Runs one chunked upload at a time and keeps its progress for the dialog. */
+/**
+ * Runs one chunked upload at a time and keeps its progress for the dialog. An upload sent ahead
+ * from the form (request.early) is finished with the form's fields, so the dialog starts where it
+ * got to; a retry, or one whose sending ahead failed, starts again from what the server holds.
+ */
 export function useUploadJob(onUploaded: () => void) {
   const [job, setJob] = useState<UploadJob | null>(null);
 
   const start = async (request: UploadRequest) => {
-    setJob({ request, percent: 0, state: 'uploading' });
+    const last: LastChunk = { title: request.title, description: request.description, thumbnail: request.thumbnail, fields: request.privacy };
+    const early = request.early?.usable() ? request.early : null;
+    const ahead = early?.state();
+    setJob({ request, percent: ahead ? uploadPercent(ahead.loaded, ahead.total, false) : 0, state: 'uploading' });
+    const onProgress = (loaded: number, total: number) => setJob((j) => j && { ...j, percent: uploadPercent(loaded, total, false) });
     try {
-      await uploadInChunks(
-        { file: request.file, title: request.title, description: request.description, thumbnail: request.thumbnail, fields: request.privacy },
-        { onProgress: (loaded, total) => setJob((j) => j && { ...j, percent: uploadPercent(loaded, total, false) }) },
-      );
+      await (early ? early.finish(last, onProgress) : uploadInChunks({ file: request.file, last }, { onProgress }));
       setJob((j) => j && { ...j, percent: 100, state: 'done' });
       toast.success('Video uploaded successfully');
       onUploaded();
