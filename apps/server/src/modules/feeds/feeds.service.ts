@@ -1,5 +1,6 @@
 import {
   API_PREFIX,
+  channelVideosPath,
   feedMessages,
   feedPaths,
   type FeedFormat,
@@ -47,7 +48,7 @@ export class FeedsService {
     return this.render(format, await this.feeds.channelVideos(channel.id), {
       title: name,
       description: `The latest videos of ${name}`,
-      link: this.absolute(`/channel/@${channel.userName}/videos`),
+      link: this.absolute(channelVideosPath(channel.userName)),
       self: this.api(feedPaths.channel(channel.userName, format)),
       author: channel.fullName,
     });
