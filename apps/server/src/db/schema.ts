@@ -363,6 +363,10 @@ export const moderationLog = pgTable('moderation_log', {
   targetId: uuid('target_id'),
   action: text('action').notNull(),
   reason: text('reason').notNull().default(''),
+  /** What the target was called when the action was taken (migration 1030); NULL once its account was deleted. */
+  targetLabel: text('target_label'),
+  /** Taken with `npm run admin` (no account acted). */
+  fromCli: boolean('from_cli').notNull().default(false),
   createdAt: created(),
 });
 
