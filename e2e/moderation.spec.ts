@@ -87,7 +87,11 @@ test('a user reports a video; a moderator takes it down; it disappears for other
     await expect(modPage.getByText('Restore: done')).toBeVisible();
     await expect.poll(readsOf).toEqual({ listed: [true, true, true, true], watch: 200 });
     await modPage.getByRole('link', { name: 'Moderation log' }).click();
-    await expect(modPage.getByRole('table', { name: 'Moderation log' }).getByText('Restored').first()).toBeVisible();
+    // Each entry names its target, links to it while it exists, and says when to the minute.
+    const restored = modPage.getByRole('table', { name: 'Moderation log' }).getByRole('row').filter({ hasText: 'Restored' }).filter({ hasText: title });
+    await expect(restored.getByRole('link', { name: title })).toHaveAttribute('href', `/video/${video._id}`);
+    await expect(restored.locator('time')).toHaveText(/\d{1,2}:\d{2}/);
+    await screenshotWidths(modPage, 'moderation-log', { ready: async () => expect(restored).toBeVisible() });
     await modPage.context().close();
   });
 });

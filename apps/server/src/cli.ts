@@ -9,6 +9,7 @@ import { createWorker } from './worker.ts';
 import type { JobHandler, JobLogger } from './jobs/worker.ts';
 import type { AppContext } from './context.ts';
 import { DemoRefusedError, seedDemo } from './demo/demo.service.ts';
+import { ModerationRepository } from './modules/moderation/moderation.repository.ts';
 import { setRole } from './modules/users/roles.service.ts';
 
 export interface CliOptions {
@@ -157,7 +158,12 @@ async function admin(config: Config, args: string[]) {
   }
   const ctx = await createContext(config);
   try {
-    const result = await setRole(ctx.db, request.name, request.role);
+    // The change and its moderation log entry (no account acted: from the command line) in one transaction.
+    const result = await ctx.db.transaction(async (tx) => {
+      const change = await setRole(tx, request.name, request.role);
+      if (change) await new ModerationRepository(tx).logRoleChange(null, change.before, change.after);
+      return change;
+    });
     if (!result) {
       console.error(`No account with the email or handle '${request.name}'.`);
       process.exitCode = 1;

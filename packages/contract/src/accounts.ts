@@ -19,10 +19,25 @@ export function formatBytes(bytes: number): string {
   return `${bytes} ${bytes === 1 ? 'byte' : 'bytes'}`;
 }
 
+/** Why an upload is refused by a quota: nothing is left, the video alone is larger, or it is larger than what is left. */
+export interface QuotaRefusals {
+  usedUp: (used: number, limit: number) => string;
+  largerThanQuota: (limit: number) => string;
+  largerThanLeft: (used: number, limit: number) => string;
+}
+
 export const accountMessages = {
-  quotaUsedUp: (used: number, limit: number) => `Your upload quota is used up: ${formatBytes(used)} of ${formatBytes(limit)}`,
-  dailyQuotaUsedUp: (used: number, limit: number) =>
-    `Your daily upload quota is used up: ${formatBytes(used)} of ${formatBytes(limit)} in the last 24 hours`,
+  quota: {
+    usedUp: (used, limit) => `Your upload quota is used up: ${formatBytes(used)} of ${formatBytes(limit)}`,
+    largerThanQuota: (limit) => `This video is larger than your upload quota of ${formatBytes(limit)}`,
+    largerThanLeft: (used, limit) => `This video is larger than what remains of your upload quota: ${formatBytes(limit - used)} of ${formatBytes(limit)} left`,
+  } satisfies QuotaRefusals,
+  dailyQuota: {
+    usedUp: (used, limit) => `Your daily upload quota is used up: ${formatBytes(used)} of ${formatBytes(limit)} in the last 24 hours`,
+    largerThanQuota: (limit) => `This video is larger than your daily upload quota of ${formatBytes(limit)}`,
+    largerThanLeft: (used, limit) =>
+      `This video is larger than what remains of your daily upload quota: ${formatBytes(limit - used)} of ${formatBytes(limit)} left`,
+  } satisfies QuotaRefusals,
   storageFetched: 'Storage fetched successfully',
   passwordWrong: 'The password is incorrect; your account was not deleted',
   deleted: 'Your account was deleted',

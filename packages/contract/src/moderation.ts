@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { id, imageRef, pageQuery, paged } from './common.ts';
+import type { Role } from './roles.ts';
 import { MODERATION_REASON_MAX, REPORT_TEXT_MAX, reportReasons, reportStates, reportTargetKinds, takedownKinds } from './moderation-terms.ts';
 
 export * from './moderation-terms.ts';
@@ -151,6 +152,10 @@ export const moderationActions = [
   'keep_removed',
   'registration.approve',
   'registration.reject',
+  'role.user',
+  'role.moderator',
+  'role.admin',
+  'account.delete',
 ] as const;
 export type ModerationAction = (typeof moderationActions)[number];
 export const moderationActionLabels: Record<ModerationAction, string> = {
@@ -163,14 +168,31 @@ export const moderationActionLabels: Record<ModerationAction, string> = {
   keep_removed: 'Kept removed (appeal)',
   'registration.approve': 'Approved registration',
   'registration.reject': 'Rejected registration',
+  'role.user': 'Role set to user',
+  'role.moderator': 'Role set to moderator',
+  'role.admin': 'Role set to admin',
+  'account.delete': 'Deleted the account',
 };
+
+/** The log's action for a role change: `role.<the new role>`. */
+export const roleAction = (role: Role): ModerationAction => `role.${role}`;
 
 export const logEntry = z.object({
   _id: z.string(),
+  /** null when no account acted (`fromCommandLine`) or the actor's account was deleted. */
   actor: z.object({ _id: z.string(), userName: z.string() }).nullable(),
-  targetKind: z.string(),
+  /** Taken with `npm run admin` on the server. */
+  fromCommandLine: z.boolean(),
+  targetKind: z.enum(reportTargetKinds),
   /** null once the target's account was deleted (the action stays on record). */
   targetId: z.string().nullable(),
+  /**
+   * Where the target is now, for a link, with its label: the live one while it exists, else what
+   * it was called when the action was taken (null once its account was deleted).
+   */
+  target: targetContext,
+  /** The target still exists (a link can lead to it). */
+  targetExists: z.boolean(),
   action: z.string(),
   reason: z.string(),
   createdAt: z.string(),

@@ -3,12 +3,17 @@ import type { Notification } from './notifications.ts';
 // No zod here: the web app's top bar (the shell) imports this file alone
 // (`@glimpse/contract/notification-text`), which keeps zod out of its entry chunk (ADR 017).
 
+/**
+ * A channel's page in the app: its videos tab. The channel's own root is a not-available page
+ * (spec §2), so links, feeds, previews and oEmbed all point here.
+ */
+export const channelVideosPath = (userName: string): string => `/channel/@${userName}/videos`;
+
 /** The app path a notification leads to (mails make it absolute). */
 export function notificationPath(n: Pick<Notification, 'type' | 'subject' | 'actor'>): string {
   const s = n.subject;
   if (n.type === 'moderation') return s.videoId ? `/video/${s.videoId}` : s.tweetId ? `/tweet/${s.tweetId}` : '/my-reports';
-  // The channel's own root is a not-available page in the app (spec §2): its videos tab is the channel.
-  if (n.type === 'newSubscriber') return n.actor ? `/channel/@${n.actor.userName}/videos` : '/notifications';
+  if (n.type === 'newSubscriber') return n.actor ? channelVideosPath(n.actor.userName) : '/notifications';
   if (n.type === 'videoProcessed' && s.outcome === 'failed') return '/';
   if (s.videoId) return `/video/${s.videoId}`;
   if (s.tweetId) return `/tweet/${s.tweetId}`;

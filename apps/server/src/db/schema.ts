@@ -99,6 +99,8 @@ export const videos = pgTable('videos', {
   privacy: text('privacy', { enum: ['public', 'unlisted', 'private'] }).notNull().default('private'),
   /** A scheduled publication: private until the publish job makes it public at this time. */
   publishAt: ts('publish_at'),
+  /** When the video was first listed (public and ready, migration 0900): its publication time. */
+  announcedAt: ts('announced_at'),
   /** Viewers may download the progressive mp4 (the owner always downloads the original). */
   downloadsEnabled: boolean('downloads_enabled').notNull().default(false),
   commentsEnabled: boolean('comments_enabled').notNull().default(true),
@@ -361,6 +363,10 @@ export const moderationLog = pgTable('moderation_log', {
   targetId: uuid('target_id'),
   action: text('action').notNull(),
   reason: text('reason').notNull().default(''),
+  /** What the target was called when the action was taken (migration 1030); NULL once its account was deleted. */
+  targetLabel: text('target_label'),
+  /** Taken with `npm run admin` (no account acted). */
+  fromCli: boolean('from_cli').notNull().default(false),
   createdAt: created(),
 });
 

@@ -1,12 +1,13 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { CHUNK_BYTES, type VideoResult } from '@glimpse/contract';
+import { CHUNK_BYTES, mailableTypes, type VideoResult } from '@glimpse/contract';
 import { buildApp } from '../app.ts';
 import type { AppContext } from '../context.ts';
 import { createWorker } from '../worker.ts';
 import { newId } from '../lib/ids.ts';
 import { hashPassword } from '../identity/passwords.ts';
+import { TRANSCODE_QUEUE } from '../modules/transcode/queue.ts';
 import { UsersRepository, type UserRow } from '../modules/users/users.repository.ts';
 import { generatedPicture, gradientCover, initialsAvatar, titledClip } from './demo-media.ts';
 
@@ -24,14 +25,14 @@ const CHANNELS = [
  * and tone that make each clip distinct: lavfi sources in the channel's colours, titles drawn in.
  */
 export const DEMO_VIDEOS = [
-  { by: 0, seconds: 24, views: 1240, tone: 330, source: 'gradients=c0=#0b3d2e:c1=#1fd1a5:c2=#6a3fd8:nb_colors=3:speed=0.02', title: 'Northern lights over the fjord', description: 'A quiet night, a camera on a rock and the sky doing its thing.\n\n0:00 Dusk\n0:08 First glow\n0:16 The big show' },
-  { by: 1, seconds: 40, views: 312, tone: 440, source: 'testsrc2', filter: 'hue=h=20:s=1.6', title: 'Street food in Accra: the full tour', description: 'Kelewele, waakye and the best roadside grill I know.' },
-  { by: 2, seconds: 30, views: 87, tone: 520, source: 'cellauto=rule=110', filter: 'negate', title: 'Sketching a rainy Kyoto street', description: 'Pencil first, then ink, then far too much water.' },
+  { by: 0, seconds: 34, views: 1240, tone: 330, source: 'gradients=c0=#0b3d2e:c1=#1fd1a5:c2=#6a3fd8:nb_colors=3:speed=0.02', title: 'Northern lights over the fjord', description: 'A quiet night, a camera on a rock and the sky doing its thing.\n\n0:00 Dusk\n0:11 First glow\n0:22 The big show' },
+  { by: 1, seconds: 26, views: 312, tone: 440, source: 'testsrc2', filter: 'hue=h=20:s=1.6', title: 'Street food in Accra: the full tour', description: 'Kelewele, waakye and the best roadside grill I know.' },
+  { by: 2, seconds: 20, views: 87, tone: 520, source: 'cellauto=rule=110', filter: 'negate', title: 'Sketching a rainy Kyoto street', description: 'Pencil first, then ink, then far too much water.' },
   { by: 3, seconds: 15, views: 9, tone: 600, source: 'smptehdbars', title: 'Fixing a bike chain in a minute', description: 'All you need is a chain tool and a little patience.' },
   { by: 0, seconds: 12, views: 530, tone: 370, source: 'mandelbrot', title: 'Morning swim, cold water', description: 'Four degrees. Worth it.' },
   { by: 1, seconds: 18, views: 46, tone: 480, source: 'gradients=c0=#f97316:c1=#facc15:c2=#dc2626:type=radial:nb_colors=3:speed=0.03', title: 'Five-minute jollof (well, eighteen seconds)', description: 'The sped-up version of a weeknight classic.' },
   { by: 2, seconds: 8, views: 158, tone: 660, source: 'life=mold=10:ratio=0.12:life_color=#f0abfc:death_color=#1e1b4b:mold_color=#7c3aed', title: 'Ink brush basics', description: 'Pressure, speed and one confident stroke.' },
-  { by: 3, seconds: 35, views: 2048, tone: 290, source: 'gradients=c0=#1e3a8a:c1=#f59e0b:type=linear:speed=0.01', title: 'Sunset ride along the coast', description: 'Thirty kilometres of coastline at golden hour.\n\n0:00 Leaving town\n0:12 The cliffs\n0:25 Golden hour' },
+  { by: 3, seconds: 36, views: 2048, tone: 290, source: 'gradients=c0=#1e3a8a:c1=#f59e0b:type=linear:speed=0.01', title: 'Sunset ride along the coast', description: 'Thirty kilometres of coastline at golden hour.\n\n0:00 Leaving town\n0:12 The cliffs\n0:24 Golden hour' },
   { by: 1, seconds: 10, views: 23, tone: 392, source: 'zoneplate=kx2=320:ky2=180', title: '100 % organic moiré', description: "A test pattern that looks like a vinyl record. Don't stare too long." },
 ] as const;
 
@@ -54,6 +55,17 @@ const COMMENTS = [
 const REPLIES = ['Thank you so much!', 'About a week, start to finish.', 'Glad you enjoyed it!', 'Same here, honestly.', 'An old phone and a lot of luck.'];
 
 export class DemoRefusedError extends Error {}
+
+/**
+ * The context the seed's worker transcodes with: every rung at x264's `veryfast` preset. The demo's
+ * pictures are generated test patterns; the defaults' slower presets (tuned on real footage,
+ * bench/results/transcode.md) took more than half of the seed's time (README).
+ */
+function demoTranscodes(ctx: AppContext): AppContext {
+  const { ladder } = ctx.config.media;
+  const fast = { ...ladder, rungs: ladder.rungs.map((r) => ({ ...r, preset: 'veryfast' })) };
+  return { ...ctx, config: { ...ctx.config, media: { ...ctx.config.media, ladder: fast } } };
+}
 
 export interface DemoOptions {
   /** How many of the demo videos to make (all by default), and a cap on their length (tests). */
@@ -101,6 +113,8 @@ export async function seedDemo(ctx: AppContext, opts: DemoOptions = {}): Promise
         emailVerifiedAt: new Date(),
       });
       channels.push(user);
+      // Demo addresses reach no one: the seeded activity (and any later) is not mailed to them.
+      await api.call(user, 'PATCH', '/notifications/settings', Object.fromEntries(mailableTypes.map((type) => [type, 'off'])));
       await api.image(user, 'avatar', await initialsAvatar(c.fullName, c.hue));
       await api.image(user, 'cover-image', await gradientCover(c.hue));
     }
@@ -119,9 +133,10 @@ export async function seedDemo(ctx: AppContext, opts: DemoOptions = {}): Promise
     }
 
     let done = 0;
-    const worker = createWorker(ctx, {
-      info: (_obj, msg) => {
-        if (msg === 'job done') log(`Transcoded ${++done}/${specs.length}`);
+    const worker = createWorker(demoTranscodes(ctx), {
+      // Only transcodes: the drain also runs other queues' jobs (the uploads' events).
+      info: (obj, msg) => {
+        if (msg === 'job done' && (obj as { queue?: string }).queue === TRANSCODE_QUEUE) log(`Transcoded ${++done}/${specs.length}`);
       },
       error: (obj, msg) => log(`${msg}: ${JSON.stringify(obj)}`),
     });

@@ -5,6 +5,7 @@ export interface DeletedAccount {
   id: string;
   email: string;
   full_name: string;
+  user_name: string;
   role: string;
   avatar_key: string | null;
   cover_key: string | null;
@@ -30,7 +31,7 @@ export class AccountDeletionRepository {
   async lock(userId: string): Promise<DeletedAccount | undefined> {
     const [row] = await queryRows<DeletedAccount>(
       this.db,
-      sql`SELECT id, email, full_name, role, avatar_key, cover_key FROM users WHERE id = ${userId} FOR UPDATE`,
+      sql`SELECT id, email, full_name, user_name, role, avatar_key, cover_key FROM users WHERE id = ${userId} FOR UPDATE`,
     );
     return row;
   }

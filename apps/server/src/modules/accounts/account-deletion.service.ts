@@ -4,7 +4,7 @@ import { badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { JobsRepository } from '../../jobs/jobs.repository.ts';
 import { accountDeletedMail } from '../../mail/templates.ts';
 import { tweetImageFolder, userFilesPrefix, userUploadsPrefix, videoPrefixes } from '../../storage/media-keys.ts';
-import { ModerationRepository } from '../moderation/moderation.repository.ts';
+import { accountLabel, ModerationRepository } from '../moderation/moderation.repository.ts';
 import { UsersService } from '../users/users.service.ts';
 import { ACCOUNT_FILES_QUEUE, FILES_PER_JOB } from './account-files.job.ts';
 import { AccountDeletionRepository } from './account-deletion.repository.ts';
@@ -25,15 +25,16 @@ export class AccountDeletionService {
 
   async deleteOwn(userId: string, password: string): Promise<void> {
     await this.users.checkPassword(userId, password, accountMessages.passwordWrong);
-    await this.delete(userId, false);
+    await this.delete(userId, null);
   }
 
   async deleteByAdmin(adminId: string, userId: string): Promise<void> {
     if (adminId === userId) throw badRequest(accountMessages.notYourselfHere);
-    await this.delete(userId, true);
+    await this.delete(userId, adminId);
   }
 
-  private async delete(userId: string, byAdmin: boolean): Promise<void> {
+  /** `adminId`: the admin deleting someone else's account (null: the owner deletes their own). */
+  private async delete(userId: string, adminId: string | null): Promise<void> {
     const account = await this.ctx.db.transaction(async (tx) => {
       const repo = new AccountDeletionRepository(tx);
       const row = await repo.lock(userId);
@@ -45,7 +46,14 @@ export class AccountDeletionService {
       await repo.withdrawSubscriptions(userId);
       await repo.deleteComments(userId);
       await repo.deleteAccount(userId);
-      await new ModerationRepository(tx).forgetGoneTargets();
+      const moderation = new ModerationRepository(tx);
+      await moderation.forgetGoneTargets();
+      // The entries about the account forget it; an admin's deletion itself is on record, naming the
+      // account it removed (an owner deleting their own account is not a staff action: no entry).
+      if (adminId) {
+        const label = accountLabel({ fullName: row.full_name, userName: row.user_name });
+        await moderation.log({ actorId: adminId, targetKind: 'channel', targetId: null, action: 'account.delete', reason: '', label });
+      }
       const prefixes = [
         ...videoIds.flatMap(videoPrefixes),
         ...imageTweetIds.map(tweetImageFolder),
@@ -61,7 +69,7 @@ export class AccountDeletionService {
       return row;
     });
     await this.ctx.mailer
-      .send(accountDeletedMail({ email: account.email, fullName: account.full_name }, this.ctx.config.publicUrl, byAdmin))
+      .send(accountDeletedMail({ email: account.email, fullName: account.full_name }, this.ctx.config.publicUrl, adminId !== null))
       // The account is gone whether or not the mail leaves: a mail failure must not answer 500.
       .catch(() => undefined);
   }

@@ -4,6 +4,7 @@ import { JobsRepository } from '../../jobs/jobs.repository.ts';
 import { ApiError, conflict, notFound } from '../../lib/errors.ts';
 import { pageOf, pageWindow } from '../../lib/keyset.ts';
 import type { Viewer } from '../../identity/access-token.ts';
+import { ModerationRepository } from '../moderation/moderation.repository.ts';
 import { TRANSCODE_QUEUE } from '../transcode/queue.ts';
 import { UsersRepository, type UserRow } from '../users/users.repository.ts';
 import { VideosRepository } from '../videos/videos.repository.ts';
@@ -67,12 +68,17 @@ export class AdminService {
     return pageOf('users', rows.map((r) => toAdminUser(r.user, r.videos)), q, (u) => u._id);
   }
 
-  /** Admins appoint moderators and admins from the web as `npm run admin` does from the shell. */
+  /** Admins appoint moderators and admins from the web as `npm run admin` does from the shell; the moderation log records it. */
   async setRole(actor: Viewer, userId: string, role: Role): Promise<{ _id: string; role: Role }> {
     // Nobody demotes themselves, so the admin acting always remains: there is never no admin.
     if (actor.id === userId) throw new ApiError(409, adminMessages.ownRole);
-    const updated = await new UsersRepository(this.ctx.db).setRole(userId, role);
-    if (!updated) throw notFound('User not found');
-    return { _id: updated.id, role: updated.role };
+    return this.ctx.db.transaction(async (tx) => {
+      const users = new UsersRepository(tx);
+      const before = await users.findById(userId);
+      const updated = before && (await users.setRole(userId, role));
+      if (!updated) throw notFound('User not found');
+      await new ModerationRepository(tx).logRoleChange(actor.id, before.role, updated);
+      return { _id: updated.id, role: updated.role };
+    });
   }
 }

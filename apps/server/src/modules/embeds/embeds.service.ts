@@ -1,4 +1,4 @@
-import { EMBED_SIZE, embedCode, embedMessages, embedPath, id as idSchema, type OembedQuery, type OembedResponse } from '@glimpse/contract';
+import { channelVideosPath, EMBED_SIZE, embedCode, embedMessages, embedPath, id as idSchema, type OembedQuery, type OembedResponse } from '@glimpse/contract';
 import type { AppContext } from '../../context.ts';
 import { ApiError, badRequest, notFound } from '../../lib/errors.ts';
 import { VideosService } from '../videos/videos.service.ts';
@@ -55,7 +55,7 @@ export class EmbedsService {
       provider_url: absolute('/'),
       title: video.title,
       author_name: video.owner.fullName,
-      author_url: absolute(`/channel/@${video.owner.userName}`),
+      author_url: absolute(channelVideosPath(video.owner.userName)),
       html: embedCode({ src: absolute(embedPath(video._id)), title: video.title, width, height }),
       width,
       height,

@@ -58,7 +58,7 @@ describe('GET /oembed', () => {
       provider_url: `${ORIGIN}/`,
       title: '"><script>alert(1)</script>',
       author_name: 'Owner "O" <b>',
-      author_url: `${ORIGIN}/channel/@embedowner`,
+      author_url: `${ORIGIN}/channel/@embedowner/videos`,
       html:
         `<iframe src="${ORIGIN}/embed/${video.id}" width="560" height="315" title="&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;" ` +
         'frameborder="0" allow="autoplay; fullscreen; picture-in-picture" allowfullscreen></iframe>',

@@ -6,28 +6,35 @@ import { accountVisibleTo } from '../../policy/content-state.ts';
 import { videoCardColumns, type VideoCardRow } from '../videos/video-cards.repository.ts';
 import { videoListedTo } from '../../policy/visibility.ts';
 
+const publishedAt = sql<Date>`COALESCE(${videos.announcedAt}, ${videos.createdAt})`.mapWith(videos.createdAt);
+
+export type FeedVideoRow = VideoCardRow & { publishedAt: Date };
+
 export class FeedsRepository {
   constructor(private readonly db: Executor) {}
 
   /**
-   * The newest videos that may appear in a public list (the one visibility rule, for a visitor:
-   * a feed is public, whoever asks for it), matching `where`, each with its owner.
+   * The most recently published videos that may appear in a public list (the one visibility rule,
+   * for a visitor: a feed is public, whoever asks for it), matching `where`, each with its owner.
+   * Published is when the video was first listed (a scheduled one: its publication, not its
+   * upload); a listed video that never was announced (restored from a take-down before it was)
+   * counts from its upload.
    */
-  private latest(where: SQL): Promise<VideoCardRow[]> {
+  private latest(where: SQL): Promise<FeedVideoRow[]> {
     return this.db
-      .select(videoCardColumns)
+      .select({ ...videoCardColumns, publishedAt })
       .from(videos)
       .innerJoin(users, eq(users.id, videos.ownerId))
       .where(and(where, videoListedTo(null)))
-      .orderBy(desc(videos.createdAt), desc(videos.id))
+      .orderBy(desc(publishedAt), desc(videos.id))
       .limit(FEED_ITEMS);
   }
 
-  channelVideos(ownerId: string): Promise<VideoCardRow[]> {
+  channelVideos(ownerId: string): Promise<FeedVideoRow[]> {
     return this.latest(eq(videos.ownerId, ownerId));
   }
 
-  subscriptionVideos(subscriberId: string): Promise<VideoCardRow[]> {
+  subscriptionVideos(subscriberId: string): Promise<FeedVideoRow[]> {
     const channels = this.db.select({ id: subscriptions.channelId }).from(subscriptions).where(eq(subscriptions.subscriberId, subscriberId));
     return this.latest(inArray(videos.ownerId, channels));
   }

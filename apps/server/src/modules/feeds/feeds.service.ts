@@ -1,5 +1,6 @@
 import {
   API_PREFIX,
+  channelVideosPath,
   feedMessages,
   feedPaths,
   type FeedFormat,
@@ -11,9 +12,8 @@ import { notFound } from '../../lib/errors.ts';
 import { randomToken, sha256 } from '../../lib/hash.ts';
 import { mediaUrls, type MediaUrls } from '../media-links/media-links.ts';
 import { ChannelsRepository } from '../users/channels.repository.ts';
-import type { VideoCardRow } from '../videos/video-cards.repository.ts';
 import { renderFeed, type FeedDocument, type FeedEntry } from './feed-xml.ts';
-import { FeedsRepository } from './feeds.repository.ts';
+import { FeedsRepository, type FeedVideoRow } from './feeds.repository.ts';
 
 /** A rendered feed. */
 export interface FeedAnswer {
@@ -47,7 +47,7 @@ export class FeedsService {
     return this.render(format, await this.feeds.channelVideos(channel.id), {
       title: name,
       description: `The latest videos of ${name}`,
-      link: this.absolute(`/channel/@${channel.userName}/videos`),
+      link: this.absolute(channelVideosPath(channel.userName)),
       self: this.api(feedPaths.channel(channel.userName, format)),
       author: channel.fullName,
     });
@@ -87,12 +87,12 @@ export class FeedsService {
     if (!(await this.feeds.deleteToken(userId))) throw notFound(feedMessages.noToken);
   }
 
-  private async render(format: FeedFormat, rows: VideoCardRow[], doc: Omit<FeedDocument, 'entries'>): Promise<FeedAnswer> {
+  private async render(format: FeedFormat, rows: FeedVideoRow[], doc: Omit<FeedDocument, 'entries'>): Promise<FeedAnswer> {
     const entries = await Promise.all(rows.map((r) => this.entry(r)));
     return { format, xml: renderFeed(format, { ...doc, entries }) };
   }
 
-  private async entry({ video, owner, publicToken }: VideoCardRow): Promise<FeedEntry> {
+  private async entry({ video, owner, publicToken, publishedAt }: FeedVideoRow): Promise<FeedEntry> {
     const thumbnail = this.media.fileRef(video.id, publicToken, video.thumbnailKey)?.url;
     // At most FEED_ITEMS sizes, read from storage only for the videos that offer the download.
     const enclosure =
@@ -107,7 +107,7 @@ export class FeedsService {
       url: this.absolute(`/video/${video.id}`),
       title: video.title,
       description: video.description,
-      published: video.createdAt,
+      published: publishedAt,
       updated: video.updatedAt,
       author: owner.fullName,
       thumbnail: thumbnail ? this.absolute(thumbnail) : null,

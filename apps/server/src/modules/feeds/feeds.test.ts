@@ -4,7 +4,8 @@ import { XMLValidator } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FEED_ITEMS } from '@glimpse/contract';
 import { sha256 } from '../../lib/hash.ts';
-import { createTestApp, createUser, createVideo, TEST_PASSWORD, type TestContext } from '../../../test/harness.ts';
+import { createWorker } from '../../worker.ts';
+import { createTestApp, createUser, createVideo, memoryLog, TEST_PASSWORD, type TestContext } from '../../../test/harness.ts';
 import { call, expectError, rows, type Answer } from '../../../test/http.ts';
 import { storeReadyVideo } from '../../../test/media.ts';
 import type { UserRow } from '../users/users.repository.ts';
@@ -124,6 +125,27 @@ describe('GET /feeds/channels/{userName}', () => {
     expect(feed.items).toHaveLength(FEED_ITEMS);
     expect(feed.items[0]!.title).toBe(`Clip ${FEED_ITEMS}`);
     expect(feed.items.at(-1)!.title).toBe('Clip 1');
+  });
+
+  it('dates a scheduled video by its publication, not its upload, and lists it by that', async () => {
+    const creator = await createUser(t.ctx);
+    await createVideo(t.ctx, creator, { title: 'Public from its upload', createdAt: new Date('2025-02-01T10:00:00Z') });
+    const scheduled = await storeReadyVideo(t.ctx, creator, { title: 'Scheduled', privacy: 'private', createdAt: new Date('2025-01-15T10:00:00Z') });
+    const publishAt = new Date(Date.now() + 3600_000).toISOString();
+    expect((await call(t, 'PATCH', `/videos/${scheduled.id}`, { as: creator, body: { publishAt } })).status).toBe(200);
+    // Its time comes (no waiting in tests): the worker publishes it.
+    await t.ctx.db.execute(sql`UPDATE jobs SET run_at = now() WHERE payload ->> 'videoId' = ${scheduled.id} AND status = 'queued'`);
+    await createWorker(t.ctx, memoryLog()).drain();
+    const [row] = await rows<{ announced_at: Date }>(t, sql`SELECT announced_at FROM videos WHERE id = ${scheduled.id} AND privacy = 'public'`);
+    const publishedAt = new Date(row!.announced_at).getTime();
+    expect(publishedAt).toBeGreaterThan(Date.parse('2025-02-01T10:00:00Z'));
+    for (const format of ['rss', 'atom'] as const) {
+      const { feed } = await feedAt(`/feeds/channels/${creator.userName}?format=${format}`, format);
+      expect(titles(feed)).toEqual(['Scheduled', 'Public from its upload']);
+      // RSS dates have whole seconds.
+      expect(feed.items[0]!.published!.getTime()).toBe(format === 'rss' ? Math.floor(publishedAt / 1000) * 1000 : publishedAt);
+      expect(feed.items[1]!.published!.toISOString()).toBe('2025-02-01T10:00:00.000Z');
+    }
   });
 });
 

@@ -1,9 +1,9 @@
-import { and, desc, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
-import type { QueueState, ReportReason, ReportTargetKind, TakedownKind } from '@glimpse/contract';
+import { and, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { roleAction, type QueueState, type ReportReason, type ReportTargetKind, type Role, type TakedownKind } from '@glimpse/contract';
 import { queryRows, type Executor } from '../../db/client.ts';
 import { comments, moderationLog, reports, tweets, users, videos } from '../../db/schema.ts';
 import { newId } from '../../lib/ids.ts';
-import { afterCursor, type PageWindow } from '../../lib/keyset.ts';
+import type { PageWindow } from '../../lib/keyset.ts';
 import type { CursorValue } from '../../lib/pagination.ts';
 import { badRequest } from '../../lib/errors.ts';
 import { commentShownTo, tweetShownTo, videoVisibleTo } from '../../policy/visibility.ts';
@@ -83,6 +83,39 @@ export interface QueueReportRow {
   created_at: Date;
   reporter_id: string;
   reporter_user_name: string;
+}
+
+export interface LogWrite {
+  /** Null for `npm run admin` (fromCli) and for an action whose actor is gone. */
+  actorId: string | null;
+  targetKind: ReportTargetKind;
+  /** Null when the target is gone with the action (a deleted account). */
+  targetId: string | null;
+  action: string;
+  reason: string;
+  label: string | null;
+  fromCli?: boolean;
+}
+
+/** A log entry with its target now (TargetRow: `exists` false once it is gone). */
+export interface LogRow extends TargetRow {
+  id: string;
+  actor_id: string | null;
+  actor_user_name: string | null;
+  action: string;
+  reason: string;
+  created_at: Date | string;
+  from_cli: boolean;
+  target_label: string | null;
+}
+
+/** How the log names an account: "Full Name (@handle)". */
+export const accountLabel = (a: { fullName: string; userName: string }): string => `${a.fullName} (@${a.userName})`;
+
+/** How the log names a target: its label, a channel's with its handle; null when it is gone. */
+export function targetLabel(r: TargetRow): string | null {
+  if (!r.exists) return null;
+  return r.target_kind === 'channel' && r.label !== null && r.owner_user_name !== null ? accountLabel({ fullName: r.label, userName: r.owner_user_name }) : r.label;
 }
 
 export interface Recipient {
@@ -248,8 +281,27 @@ export class ModerationRepository {
     await this.db.execute(sql`UPDATE ${contentTable[kind]} SET appeal_closed_at = now() WHERE id = ${id}`);
   }
 
-  async log(entry: { actorId: string; targetKind: ReportTargetKind; targetId: string; action: string; reason: string }): Promise<void> {
-    await this.db.insert(moderationLog).values({ id: newId(), ...entry });
+  /**
+   * One entry of the log, in the action's transaction. `label` names the target as it is now (a
+   * video's title, a channel's `targetLabel`...), so the entry still reads once the target is gone.
+   */
+  async log(entry: LogWrite): Promise<void> {
+    const { label, ...row } = entry;
+    await this.db.insert(moderationLog).values({ id: newId(), ...row, targetLabel: label });
+  }
+
+  /** A role change, when the role did change: `role.<new role>` about the account, by an admin or (actor null) `npm run admin`. */
+  async logRoleChange(actorId: string | null, before: Role, after: { id: string; fullName: string; userName: string; role: Role }): Promise<void> {
+    if (before === after.role) return;
+    await this.log({
+      actorId,
+      fromCli: actorId === null,
+      targetKind: 'channel',
+      targetId: after.id,
+      action: roleAction(after.role),
+      reason: '',
+      label: accountLabel(after),
+    });
   }
 
   /**
@@ -263,18 +315,22 @@ export class ModerationRepository {
         OR (${t}.target_kind = 'comment' AND NOT EXISTS (SELECT 1 FROM comments x WHERE x.id = ${t}.target_id))
         OR (${t}.target_kind IN ('channel', 'user') AND NOT EXISTS (SELECT 1 FROM users x WHERE x.id = ${t}.target_id))`);
     await this.db.execute(sql`DELETE FROM reports r WHERE ${gone('r')}`);
-    await this.db.execute(sql`UPDATE moderation_log l SET target_id = NULL WHERE l.target_id IS NOT NULL AND (${gone('l')})`);
+    await this.db.execute(sql`UPDATE moderation_log l SET target_id = NULL, target_label = NULL WHERE l.target_id IS NOT NULL AND (${gone('l')})`);
   }
 
-  logPage(w: PageWindow) {
-    return this.db
-      .select({ entry: moderationLog, actorUserName: users.userName })
-      .from(moderationLog)
-      .leftJoin(users, eq(users.id, moderationLog.actorId))
-      .where(afterCursor(moderationLog, moderationLog.createdAt, moderationLog.id, w.after))
-      .orderBy(desc(moderationLog.createdAt), desc(moderationLog.id))
-      .limit(w.limit + 1)
-      .offset(w.offset);
+  /** Newest first, each entry with its actor's handle and its target as it is now (keyset on created_at, id). */
+  logPage(w: PageWindow): Promise<LogRow[]> {
+    const after = w.after ? sql`WHERE (l.created_at, l.id) < (SELECT created_at, id FROM moderation_log WHERE id = ${w.after})` : sql``;
+    return queryRows<LogRow>(
+      this.db,
+      sql`WITH page AS (
+            SELECT * FROM moderation_log l ${after} ORDER BY l.created_at DESC, l.id DESC LIMIT ${w.limit + 1} OFFSET ${w.offset}
+          )
+          SELECT l.id, l.actor_id, a.user_name AS actor_user_name, l.action, l.reason, l.created_at, l.from_cli, l.target_label, ${targetSelect}
+          FROM page l LEFT JOIN users a ON a.id = l.actor_id
+          CROSS JOIN LATERAL (SELECT l.target_kind, l.target_id) t ${targetJoins}
+          ORDER BY l.created_at DESC, l.id DESC`,
+    );
   }
 
   async recipients(userIds: string[]): Promise<Recipient[]> {

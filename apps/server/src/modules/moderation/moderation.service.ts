@@ -37,7 +37,7 @@ import { TweetsService } from '../tweets/tweets.service.ts';
 import { VideosService } from '../videos/videos.service.ts';
 import { recordEvent } from '../../events/events.ts';
 import { MODERATION_MAIL_QUEUE } from './moderation-mail.job.ts';
-import { ModerationRepository, type Recipient, type TargetRow } from './moderation.repository.ts';
+import { accountLabel, ModerationRepository, targetLabel, type Recipient, type TargetRow } from './moderation.repository.ts';
 import { toTakedown } from '../../policy/content-state.ts';
 
 const iso = (d: Date | string) => new Date(d).toISOString();
@@ -171,14 +171,18 @@ export class ModerationService {
 
   async log(q: { page: number; limit: number; cursor?: string }) {
     const rows = await this.repo.logPage(pageWindow(q));
-    const entries: LogEntry[] = rows.map(({ entry, actorUserName }) => ({
-      _id: entry.id,
-      actor: entry.actorId && actorUserName ? { _id: entry.actorId, userName: actorUserName } : null,
-      targetKind: entry.targetKind,
-      targetId: entry.targetId,
-      action: entry.action,
-      reason: entry.reason,
-      createdAt: entry.createdAt.toISOString(),
+    const entries: LogEntry[] = rows.map((r) => ({
+      _id: r.id,
+      actor: r.actor_id && r.actor_user_name ? { _id: r.actor_id, userName: r.actor_user_name } : null,
+      fromCommandLine: r.from_cli,
+      targetKind: r.target_kind,
+      targetId: r.target_id,
+      // The name it has now while it exists; what it was called at the time once it is gone.
+      target: { ...contextOf(r), label: targetLabel(r) ?? r.target_label },
+      targetExists: r.exists,
+      action: r.action,
+      reason: r.reason,
+      createdAt: iso(r.created_at),
     }));
     return pageOf('data', entries, q, (e) => e._id);
   }
@@ -195,10 +199,11 @@ export class ModerationService {
       if (reporters.length === 0 && !appealWaiting) throw conflict('Nothing to dismiss');
       const mails = this.outcomeMails(reporters, itemName(target), 'dismissed');
       await this.notice(tx, reporters, 'dismissed');
-      if (reporters.length > 0) await repo.log({ actorId: actor.id, targetKind: kind, targetId: id, action: 'dismiss', reason });
+      const label = targetLabel(target);
+      if (reporters.length > 0) await repo.log({ actorId: actor.id, targetKind: kind, targetId: id, action: 'dismiss', reason, label });
       if (appealWaiting) {
         await repo.closeAppeal(kind, id);
-        await repo.log({ actorId: actor.id, targetKind: kind, targetId: id, action: 'keep_removed', reason });
+        await repo.log({ actorId: actor.id, targetKind: kind, targetId: id, action: 'keep_removed', reason, label });
         mails.push(...(await this.ownerMail(repo, target, (to) => appealClosedMail(to, itemName(target), this.itemLink(target)))));
         await this.notice(tx, [target.owner_id], 'appealClosed', { target, reason });
       }
@@ -226,7 +231,7 @@ export class ModerationService {
       if ((row.taken_down_at !== null) === down) throw conflict(down ? m.alreadyTakenDown : m.notTakenDown);
       await repo.setTakenDown(kind, id, down ? { actorId: actor.id, reason } : null);
       const reporters = down ? await repo.resolveOpen(kind, id, 'actioned', actor.id) : [];
-      await repo.log({ actorId: actor.id, targetKind: kind, targetId: id, action: down ? 'take_down' : 'restore', reason });
+      await repo.log({ actorId: actor.id, targetKind: kind, targetId: id, action: down ? 'take_down' : 'restore', reason, label: targetLabel(target) });
       const link = this.itemLink(target);
       const ownerMails = await this.ownerMail(repo, target, (to) => (down ? takedownMail(to, name, reason, link) : restoredMail(to, name, link)));
       await this.queueMails(tx, [...ownerMails, ...this.outcomeMails(reporters, name, 'actioned')]);
@@ -243,7 +248,8 @@ export class ModerationService {
     const within = async (tx: Executor) => {
       const repo = new ModerationRepository(tx);
       const reporters = await repo.resolveOpen(kind, id, 'actioned', actor.id);
-      await repo.log({ actorId: actor.id, targetKind: kind, targetId: id, action: 'delete', reason });
+      // Read before the delete: the entry keeps the name of what is gone.
+      await repo.log({ actorId: actor.id, targetKind: kind, targetId: id, action: 'delete', reason, label: targetLabel(target) });
       await this.queueMails(tx, [
         ...(await this.ownerMail(repo, target, (to) => deletedMail(to, itemName(target), reason, this.link('/')))),
         ...this.outcomeMails(reporters, itemName(target), 'actioned'),
@@ -271,7 +277,7 @@ export class ModerationService {
       await repo.setAccountState(userId, { state: 'suspended', reason: body.reason, until });
       await new SessionsRepository(tx).revokeUser(userId);
       const reporters = await repo.resolveOpen('channel', userId, 'actioned', actor.id);
-      await repo.log({ actorId: actor.id, targetKind: 'channel', targetId: userId, action: 'suspend', reason: body.reason });
+      await repo.log({ actorId: actor.id, targetKind: 'channel', targetId: userId, action: 'suspend', reason: body.reason, label: accountLabel(user) });
       const channel: ItemName = { kind: 'channel', label: user.fullName };
       await this.queueMails(tx, [
         suspendedMail(user, body.reason, until, this.link('/login')),
@@ -289,7 +295,7 @@ export class ModerationService {
       if (user.state !== 'suspended') throw conflict(m.notSuspended);
       if (canActAgainst(actor, user.role) === 'staff') throw forbidden(m.staffTarget);
       await repo.setAccountState(userId, { state: 'active', reason: null, until: null });
-      await repo.log({ actorId: actor.id, targetKind: 'channel', targetId: userId, action: 'unsuspend', reason });
+      await repo.log({ actorId: actor.id, targetKind: 'channel', targetId: userId, action: 'unsuspend', reason, label: accountLabel(user) });
       await this.queueMails(tx, [unsuspendedMail(user, this.link('/login'))]);
       await this.notice(tx, [userId], 'reinstated');
     });

@@ -1,6 +1,10 @@
+import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { removedNotice } from '@glimpse/contract';
+import { pgliteExtensions, queryRows, wrapPglite } from '../../db/client.ts';
+import { migrate } from '../../db/migrate.ts';
+import { newId } from '../../lib/ids.ts';
 import { createWorker } from '../../worker.ts';
 import { createTestApp, createTweet, createUser, createVideo, memoryLog, readOutbox, TEST_PASSWORD, type TestContext } from '../../../test/harness.ts';
 import { call, expectError, MISSING_ID, rows } from '../../../test/http.ts';
@@ -251,6 +255,72 @@ describe('suspension', () => {
 });
 
 describe('GET /moderation/log', () => {
+  interface Entry {
+    action: string;
+    actor: { userName: string } | null;
+    fromCommandLine: boolean;
+    targetKind: string;
+    targetId: string | null;
+    target: { label: string | null; videoId: string | null; tweetId: string | null; userName: string | null };
+    targetExists: boolean;
+    createdAt: string;
+  }
+  const entries = async (): Promise<Entry[]> => (await call(t, 'GET', '/moderation/log?limit=100', { as: moderator })).body.data.data;
+  const about = async (action: string, label: string) => (await entries()).filter((e) => e.action === action && e.target.label === label);
+
+  it('names each target, with where it lives while it exists, and keeps its name once it is gone', async () => {
+    const video = await createVideo(t.ctx, owner, { title: 'Suspicious giveaway' });
+    await report(reporter, 'video', video.id);
+    expect((await act(moderator, 'video', video.id, 'take-down', { reason: 'Scam' })).status).toBe(200);
+    const [takedown] = await about('take_down', 'Suspicious giveaway');
+    expect(takedown).toMatchObject({ targetKind: 'video', targetId: video.id, targetExists: true, target: { videoId: video.id, userName: owner.userName } });
+    // A date and a time, to the second at least.
+    expect(takedown!.createdAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}/);
+
+    const tweet = await createTweet(t.ctx, owner, { content: 'Win a free phone, click here' });
+    await report(reporter, 'tweet', tweet.id);
+    expect((await act(moderator, 'tweet', tweet.id, 'delete', { reason: 'Scam' })).status).toBe(200);
+    const [deleted] = await about('delete', 'Win a free phone, click here');
+    expect(deleted).toMatchObject({ targetKind: 'tweet', targetId: tweet.id, targetExists: false, target: { tweetId: null } });
+
+    // The live name while it exists: a renamed video reads as it is called now.
+    await rows(t, sql`UPDATE videos SET title = 'Giveaway (renamed)' WHERE id = ${video.id}`);
+    expect(await about('take_down', 'Giveaway (renamed)')).toHaveLength(1);
+
+    const member = await createUser(t.ctx, { fullName: 'Sam Suspended' });
+    expect((await call(t, 'POST', `/moderation/users/${member.id}/suspend`, { as: moderator, body: { reason: 'Spam' } })).status).toBe(200);
+    expect(await about('suspend', `Sam Suspended (@${member.userName})`)).toEqual([
+      expect.objectContaining({ targetKind: 'channel', targetExists: true, target: expect.objectContaining({ userName: member.userName }) }),
+    ]);
+  });
+
+  it("logs role changes made by an admin, not the ones that change nothing, and an admin's deletion of an account", async () => {
+    const member = await createUser(t.ctx, { fullName: 'Mona Promoted' });
+    const label = `Mona Promoted (@${member.userName})`;
+    const promote = (role: string) => call(t, 'PATCH', `/admin/users/${member.id}/role`, { as: admin, body: { role } });
+    expect((await promote('moderator')).status).toBe(200);
+    expect((await promote('moderator')).status).toBe(200);
+    expect((await promote('user')).status).toBe(200);
+    const roleEntries = (await entries()).filter((e) => e.target.label === label);
+    expect(roleEntries.map((e) => e.action)).toEqual(['role.user', 'role.moderator']);
+    expect(roleEntries[0]).toMatchObject({ actor: { userName: admin.userName }, fromCommandLine: false, targetId: member.id, targetExists: true });
+
+    expect((await call(t, 'DELETE', `/admin/users/${member.id}`, { as: admin })).status).toBe(200);
+    const after = (await entries()).filter((e) => e.target.label === label);
+    // The deletion names the account it removed; the entries about the account forget it (ADR 012).
+    expect(after).toEqual([expect.objectContaining({ action: 'account.delete', actor: { _id: admin.id, userName: admin.userName }, targetId: null, targetExists: false })]);
+    const forgotten = await rows<{ target_label: string | null }>(t, sql`SELECT target_label FROM moderation_log WHERE action LIKE 'role.%' AND target_id IS NULL`);
+    expect(forgotten.length).toBeGreaterThanOrEqual(2);
+    expect(forgotten.every((r) => r.target_label === null)).toBe(true);
+  });
+
+  it('does not log an owner deleting their own account', async () => {
+    const leaver = await createUser(t.ctx, { fullName: 'Lee Leaving' });
+    const before = (await entries()).length;
+    expect((await call(t, 'DELETE', '/users/me', { as: leaver, body: { password: TEST_PASSWORD } })).status).toBe(200);
+    expect((await entries()).length).toBe(before);
+  });
+
   it('pages every action, newest first, with its actor', async () => {
     const first = (await call(t, 'GET', '/moderation/log?limit=2', { as: moderator })).body.data;
     expect(first.data).toHaveLength(2);
@@ -260,3 +330,25 @@ describe('GET /moderation/log', () => {
     expect(Date.parse(next.data[0].createdAt)).toBeLessThanOrEqual(Date.parse(first.data[1].createdAt));
   });
 });
+
+it('migration 1030 names the entries already there whose target exists', async () => {
+  const database = wrapPglite(await PGlite.create({ extensions: pgliteExtensions }));
+  try {
+    await migrate(database, { before: '1030' });
+    const [userId, videoId, goneId] = [newId(), newId(), newId()];
+    await database.db.execute(sql`INSERT INTO users (id, full_name, user_name, email, password_hash) VALUES (${userId}, 'Old Owner', 'oldowner', 'old@example.com', 'x')`);
+    await database.db.execute(sql`INSERT INTO videos (id, owner_id, title) VALUES (${videoId}, ${userId}, 'Old title')`);
+    await database.db.execute(
+      sql`INSERT INTO moderation_log (id, target_kind, target_id, action) VALUES (${newId()}, 'video', ${videoId}, 'take_down'), (${newId()}, 'channel', ${userId}, 'suspend'), (${newId()}, 'tweet', ${goneId}, 'delete')`,
+    );
+    await migrate(database);
+    const labels = await queryRows<{ action: string; target_label: string | null; from_cli: boolean }>(database.db, sql`SELECT action, target_label, from_cli FROM moderation_log ORDER BY action`);
+    expect(labels).toEqual([
+      { action: 'delete', target_label: null, from_cli: false },
+      { action: 'suspend', target_label: 'Old Owner (@oldowner)', from_cli: false },
+      { action: 'take_down', target_label: 'Old title', from_cli: false },
+    ]);
+  } finally {
+    await database.close();
+  }
+}, 180_000); // every migration on a fresh PGlite: slow on a busy machine

@@ -1,4 +1,4 @@
-import { EMBED_SIZE, embedPath, id as idSchema, type Video } from '@glimpse/contract';
+import { channelVideosPath, EMBED_SIZE, embedPath, id as idSchema, type Video } from '@glimpse/contract';
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../lib/errors.ts';
 import { TweetsService } from '../tweets/tweets.service.ts';
@@ -84,7 +84,7 @@ export class PagesService {
         title: `${channel.fullName} (@${channel.userName})`,
         description: `${channel.fullName}'s channel on ${site}: ${channel.videoCount} videos, ${channel.subscriberCount} subscribers`,
         type: 'profile',
-        url: `/channel/@${channel.userName}`,
+        url: channelVideosPath(channel.userName),
         image: channel.avatar?.url,
       });
       const feed = (format: string) => this.absolute(`/api/v1/feeds/channels/${encodeURIComponent(channel.userName)}?format=${format}`);

@@ -75,6 +75,8 @@ describe('link previews in the HTML of /video, /channel and /tweet', () => {
       const { html } = await page(url);
       expect(titleOf(html)).toBe('Page Owner (@pageowner) - My Tube');
       expect(metaOf(html, 'og:type')).toEqual(['profile']);
+      // The channel's root is a not-available page (spec §2): the card points at its videos tab.
+      expect(metaOf(html, 'og:url')).toEqual(['http://glimpse.test/channel/@pageowner/videos']);
       expect(metaOf(html, 'twitter:card')).toEqual(['summary']);
       expect(html).toContain('<link rel="alternate" type="application/rss+xml" href="http://glimpse.test/api/v1/feeds/channels/pageowner?format=rss"');
       expect(html).toContain('<link rel="alternate" type="application/atom+xml" href="http://glimpse.test/api/v1/feeds/channels/pageowner?format=atom"');

@@ -1,4 +1,4 @@
-import { accountMessages, CHUNK_BYTES, type StorageUsage } from '@glimpse/contract';
+import { accountMessages, CHUNK_BYTES, type QuotaRefusals, type StorageUsage } from '@glimpse/contract';
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/client.ts';
 import { ApiError } from '../../lib/errors.ts';
@@ -9,6 +9,12 @@ export class QuotaExceeded extends ApiError {
   constructor(message: string, usedBytes: number, limitBytes: number) {
     super(413, message, { usedBytes, limitBytes });
   }
+}
+
+/** What happened, in the quota's words: nothing left, the video alone larger than the quota, or larger than what is left. */
+function refusal(say: QuotaRefusals, used: number, bytes: number, limit: number): string {
+  if (used >= limit) return say.usedUp(used, limit);
+  return bytes > limit ? say.largerThanQuota(limit) : say.largerThanLeft(used, limit);
 }
 
 /**
@@ -32,10 +38,10 @@ export class QuotaService {
     if (quotaBytes === null && dailyQuotaBytes === null) return;
     const { used, daily } = await new StorageUsageRepository(db).usage(userId);
     if (quotaBytes !== null && used + bytes > quotaBytes) {
-      throw new QuotaExceeded(accountMessages.quotaUsedUp(used, quotaBytes), used, quotaBytes);
+      throw new QuotaExceeded(refusal(accountMessages.quota, used, bytes, quotaBytes), used, quotaBytes);
     }
     if (dailyQuotaBytes !== null && daily + bytes > dailyQuotaBytes) {
-      throw new QuotaExceeded(accountMessages.dailyQuotaUsedUp(daily, dailyQuotaBytes), daily, dailyQuotaBytes);
+      throw new QuotaExceeded(refusal(accountMessages.dailyQuota, daily, bytes, dailyQuotaBytes), daily, dailyQuotaBytes);
     }
   }
 

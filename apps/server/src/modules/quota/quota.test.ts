@@ -80,7 +80,7 @@ describe('quota at the first chunk', () => {
     await t.ctx.settings.update({ quotaBytes: 5_000_000_000 });
     // 60 chunks hold at least 59 full 3 MB chunks: 185 MB more than the 150 MB left.
     const res = await postChunk(t.app, await bearer(t.ctx, user), { uniqueId: 'big', chunkNumber: 0, totalChunks: 60 }, t.clip);
-    expectApiError(res, 413, 'Your upload quota is used up: 4.8 GB of 5 GB');
+    expectApiError(res, 413, 'This video is larger than what remains of your upload quota: 150 MB of 5 GB left');
     expect(res.json().data).toEqual({ usedBytes: 4_850_000_000, limitBytes: 5_000_000_000 });
     expect(await sessions(user)).toBe(0);
     expect(existsSync(path.join((t.ctx.storage as LocalStorage).root, uploadPrefix(user.id, 'big')))).toBe(false);
@@ -97,7 +97,7 @@ describe('quota at the first chunk', () => {
     const user = await userHolding(2_000_000);
     await t.ctx.settings.update({ quotaBytes: 1_000_000 });
     const res = await postChunk(t.app, await bearer(t.ctx, user), { uniqueId: 'one', chunkNumber: 0, totalChunks: 1 }, t.clip, { isLastChunk: 'true', title: 'T' });
-    expectApiError(res, 413, accountMessages.quotaUsedUp(2_000_000, 1_000_000));
+    expectApiError(res, 413, accountMessages.quota.usedUp(2_000_000, 1_000_000));
     expect(res.json().message).toBe('Your upload quota is used up: 2 MB of 1 MB');
   });
 });
@@ -108,8 +108,9 @@ describe('quota at the last chunk', () => {
     await t.ctx.settings.update({ quotaBytes: t.clip.length - 1 });
     const auth = await bearer(t.ctx, user);
     // One chunk: nothing is promised at the first chunk, the actual bytes decide (the chunk was stored, then discarded).
+    // Nothing is used: the video alone is larger than the quota, and the message says so.
     const res = await postChunk(t.app, auth, { uniqueId: 'up', chunkNumber: 0, totalChunks: 1 }, t.clip, { isLastChunk: 'true', title: 'T' });
-    expectApiError(res, 413, `Your upload quota is used up: 0 bytes of ${formatBytes(t.clip.length - 1)}`);
+    expectApiError(res, 413, `This video is larger than your upload quota of ${formatBytes(t.clip.length - 1)}`);
     expect(await sessions(user)).toBe(0);
     expect(existsSync(path.join((t.ctx.storage as LocalStorage).root, uploadPrefix(user.id, 'up')))).toBe(false);
     expect(await videoIds(user)).toEqual([]);
@@ -124,8 +125,11 @@ describe('quota at the last chunk', () => {
     expect(first.statusCode).toBe(201);
     expect((await call(t, 'DELETE', `/videos/${first.json().data.video._id}`, { as: user })).status).toBe(200);
     const second = await uploadVideo(t.app, auth, t.clip, 'Second');
-    expectApiError(second, 413, accountMessages.dailyQuotaUsedUp(t.clip.length, Math.floor(t.clip.length * 1.5)));
-    expect(second.json().message).toMatch(/^Your daily upload quota is used up: .+ of .+ in the last 24 hours$/);
+    // Half a clip is left of the day's quota: the message says what remains.
+    expectApiError(second, 413, accountMessages.dailyQuota.largerThanLeft(t.clip.length, Math.floor(t.clip.length * 1.5)));
+    expect(second.json().message).toBe(
+      `This video is larger than what remains of your daily upload quota: ${formatBytes(Math.floor(t.clip.length * 1.5) - t.clip.length)} of ${formatBytes(Math.floor(t.clip.length * 1.5))} left`,
+    );
     // A day later the window is empty again.
     await rows(t, sql`UPDATE upload_bytes SET uploaded_at = now() - interval '25 hours' WHERE user_id = ${user.id}`);
     await createWorker(t.ctx, memoryLog(), { maintenanceMs: 0 }).runOnce();

@@ -4,7 +4,7 @@ import { notFound } from '../../lib/errors.ts';
 import { pageOf, pageWindow } from '../../lib/keyset.ts';
 import { deliverOr503 } from '../../mail/deliver.ts';
 import type { MailMessage } from '../../mail/mailer.ts';
-import { ModerationRepository } from '../moderation/moderation.repository.ts';
+import { accountLabel, ModerationRepository } from '../moderation/moderation.repository.ts';
 import { aboutLink, loginLink, registrationApprovedMail, registrationRejectedMail } from '../../mail/templates.ts';
 import { RegistrationsRepository, type RegistrationRow } from './registrations.repository.ts';
 
@@ -58,7 +58,8 @@ export class RegistrationsService {
       if (!row) throw notFound(registrationMessages.notFound);
       // The moderation log (ADR 012), in the decision's transaction: the one call site for both decisions.
       const { actorId, action, targetUserId, reason } = logEntry;
-      await new ModerationRepository(tx).log({ actorId, targetKind: 'channel', targetId: targetUserId, action, reason: reason ?? '' });
+      // Named as it registered: a rejected account is gone once this commits.
+      await new ModerationRepository(tx).log({ actorId, targetKind: 'channel', targetId: targetUserId, action, reason: reason ?? '', label: accountLabel(row) });
       await deliverOr503(this.ctx.mailer, mail(row));
     });
   }

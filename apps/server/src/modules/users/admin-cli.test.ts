@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createContext } from '../../boot.ts';
 import { ADMIN_USAGE } from '../../cli.ts';
 import { loadConfig } from '../../config.ts';
-import { users } from '../../db/schema.ts';
+import { moderationLog, users } from '../../db/schema.ts';
 import type { AppContext } from '../../context.ts';
 import { createUser, engine, freshDatabase, TEST_ENV } from '../../../test/harness.ts';
 import { freePort, startProcess } from '../../../test/processes.ts';
@@ -49,9 +49,9 @@ async function run(command: 'admin' | 'migrate', args: string[], extraEnv: Recor
 const roleOf = (email: string) => withDb(async (ctx) => (await ctx.db.select().from(users).where(eq(users.email, email)))[0]?.role);
 
 describe('npm run admin', () => {
-  let alice: { email: string; userName: string };
+  let alice: { id: string; email: string; userName: string };
   beforeAll(async () => {
-    alice = await withDb((ctx) => createUser(ctx, { userName: 'alice', email: 'alice@example.com' }));
+    alice = await withDb((ctx) => createUser(ctx, { fullName: 'Alice', userName: 'alice', email: 'alice@example.com' }));
   });
 
   it('grants a role by email (any case) and revokes it by @handle', async () => {
@@ -62,6 +62,16 @@ describe('npm run admin', () => {
     const revoke = await run('admin', ['revoke', '@alice']);
     expect(revoke).toMatchObject({ code: 0, output: expect.stringContaining('@alice (alice@example.com) is now user (was moderator).') });
     expect(await roleOf(alice.email)).toBe('user');
+
+    // Both are in the moderation log, from the command line (no account acted); a revoke that changes nothing is not.
+    expect((await run('admin', ['revoke', '@alice'])).code).toBe(0);
+    const log = await withDb((ctx) =>
+      ctx.db.select().from(moderationLog).where(eq(moderationLog.targetId, alice.id)).orderBy(moderationLog.createdAt),
+    );
+    expect(log.map((l) => [l.action, l.actorId, l.fromCli, l.targetLabel])).toEqual([
+      ['role.moderator', null, true, 'Alice (@alice)'],
+      ['role.user', null, true, 'Alice (@alice)'],
+    ]);
   });
 
   it('exits 1 with a message for an unknown account', async () => {

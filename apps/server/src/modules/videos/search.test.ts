@@ -66,6 +66,32 @@ describe('search relevance', () => {
   });
 });
 
+describe('a query of stop words only', () => {
+  it('finds the titles holding those words as typed, the most viewed first; words as typed, not inside others', async () => {
+    const popular = await video({ title: 'The lighthouse keeper', views: 900 });
+    const middle = await video({ title: 'Tea by the river', views: 50 });
+    const quiet = await video({ title: 'Where THE wild ferns grow', views: 2 });
+    await video({ title: 'Theatre rehearsal', description: 'the whole cast', views: 5000 });
+    await video({ title: 'Another mother goose', views: 4000 });
+    await video({ title: 'The hidden draft', privacy: 'private' });
+    // English full text drops "the" altogether: these found nothing.
+    expect(await search('the')).toEqual([popular, middle, quiet]);
+    expect(await search('  THE ')).toEqual([popular, middle, quiet]);
+    const hamlet = await video({ title: 'To be or not to be', views: 1 });
+    expect(await search('to be or not to be')).toEqual([hamlet]);
+    expect(await search('"by the"')).toEqual([middle]);
+    // Sorted another way, the same videos.
+    const byDate = await t.app.inject({ method: 'GET', url: '/api/v1/videos?query=the&sortBy=uploadDate' });
+    expect((byDate.json().data.data as { _id: string }[]).map((v) => v._id)).toEqual([quiet, middle, popular]);
+  });
+
+  it('leaves a query with any other word to full text, stop words and all', async () => {
+    const keeper = await video({ title: 'A keeper of bees', views: 1 });
+    expect(await search('the keeper')).toEqual(expect.arrayContaining([keeper]));
+    expect(await search('the keepers')).toEqual(expect.arrayContaining([keeper]));
+  });
+});
+
 describe('typo tolerance', () => {
   it('corrects a misspelled word to a catalogue word, in titles and descriptions alike', async () => {
     const titled = await video({ title: 'Kaleidoscope tutorial', views: 10 });

@@ -135,11 +135,25 @@ const CAPTION_RANK_SCALE = 0.0001;
  * Below that last decimal, popularity (log of views) and then recency break ties: both are folded
  * into the one float, so a cursor stays (rank, id).
  */
-function relevance(tsq: SQL, phrase: SQL): SQL {
-  const text = sql`(CASE WHEN v.title_search @@ ${tsq} THEN 1 ELSE 0 END + CASE WHEN v.search @@ ${phrase} THEN 0.5 ELSE 0 END + ts_rank(v.search, ${tsq}, 32))`;
+function relevance(tsq: SQL, phrase: SQL, titleDoc: SQL = sql`v.title_search`, textDoc: SQL = sql`v.search`): SQL {
+  const text = sql`(CASE WHEN ${titleDoc} @@ ${tsq} THEN 1 ELSE 0 END + CASE WHEN ${textDoc} @@ ${phrase} THEN 0.5 ELSE 0 END + ts_rank(${textDoc}, ${tsq}, 32))`;
   const popularity = sql`floor(1e4 * least(ln(1 + greatest(v.views, 0)) / 30, 0.9999)) / 1e4`;
   const recency = sql`floor(1e5 * least(greatest(extract(epoch FROM v.created_at), 0) / 1e10, 0.99999)) / 1e5`;
   return sql`(floor(1e4 * ${text}) / 1e4 + 1e-5 * (${popularity} + 1e-4 * ${recency}))::float8`;
+}
+
+/** How a query finds videos: the conditions of a search's candidate parts (ADR 016), its filter and its rank. */
+interface TextMatch {
+  /** The title holds the query (the first part). */
+  inTitle: SQL;
+  /** The description holds it and the title does not (the second part). */
+  inDescriptionOnly: SQL;
+  /** A caption holds it and the text does not (the third part), over `video_captions c`. */
+  inCaptionsOnly: SQL;
+  captionRank: SQL;
+  /** Any of them: the filter of a search in another order. */
+  where: SQL;
+  rank: SQL;
 }
 
 /**
@@ -147,18 +161,38 @@ function relevance(tsq: SQL, phrase: SQL): SQL {
  * (their own GIN index, migration 0810). `corrected`: the query with misspelled words replaced by
  * catalogue words (SearchRepository.corrected); a video matches either spelling.
  */
-function textMatch(q: string, corrected?: string): { tsq: SQL; fts: SQL; captions: SQL; captionRank: SQL; where: SQL; rank: SQL } {
+function textMatch(q: string, corrected?: string): TextMatch {
   const original = sql`websearch_to_tsquery('english', ${q})`;
   const tsq = corrected ? sql`(websearch_to_tsquery('english', ${corrected}) || ${original})` : original;
   const fts = sql`v.search @@ ${tsq}`;
   const captions = sql`c.search @@ ${tsq}`;
   return {
-    tsq,
-    fts,
-    captions,
+    inTitle: sql`v.title_search @@ ${tsq}`,
+    inDescriptionOnly: sql`${fts} AND NOT v.title_search @@ ${tsq}`,
+    inCaptionsOnly: sql`${captions} AND NOT ${fts}`,
     captionRank: sql`(${CAPTION_RANK_SCALE} * max(ts_rank(c.search, ${tsq})))::float8`,
     where: sql`(${fts} OR EXISTS (SELECT 1 FROM video_captions c WHERE c.video_id = v.id AND ${captions}))`,
     rank: relevance(tsq, sql`phraseto_tsquery('english', ${corrected ?? q})`),
+  };
+}
+
+/**
+ * A query of stop words only ("the", "to be or not to be") is empty in English full text, which
+ * drops them: it matches titles holding its words as typed instead ('simple': lower-cased, nothing
+ * dropped, no stems; "the" is not "theatre"), through migration 1035's index of that expression.
+ * Titles only; no other query takes this path (ADR 016).
+ */
+function titleWordsMatch(q: string): TextMatch {
+  const tsq = sql`websearch_to_tsquery('simple', ${q})`;
+  const title = sql`to_tsvector('simple', v.title)`;
+  const inTitle = sql`${title} @@ ${tsq}`;
+  return {
+    inTitle,
+    inDescriptionOnly: sql`false`,
+    inCaptionsOnly: sql`false`,
+    captionRank: sql`0::float8`,
+    where: inTitle,
+    rank: relevance(tsq, sql`phraseto_tsquery('simple', ${q})`, title, title),
   };
 }
 
@@ -211,7 +245,7 @@ export class VideosRepository {
 
   /** One page (limit + 1 rows) with each row's cursor key; keyset when a cursor is given, else offset. */
   async list(f: VideoListFilter): Promise<{ rows: VideoRow[]; cursorOf: (r: VideoRow) => CursorValue[] }> {
-    const match = f.query ? textMatch(f.query, f.corrected) : undefined;
+    const match = f.query ? ((await this.onlyStopWords(f.query)) ? titleWordsMatch(f.query) : textMatch(f.query, f.corrected)) : undefined;
     const conditions: SQL[] = [listedTo(f.viewerId)];
     if (f.ownerId) conditions.push(sql`v.owner_id = ${f.ownerId}`);
     const duration = durationFilter(f.duration);
@@ -255,23 +289,22 @@ export class VideosRepository {
    */
   private async search(
     f: VideoListFilter,
-    m: ReturnType<typeof textMatch>,
+    m: TextMatch,
     conditions: SQL[],
   ): Promise<{ rows: VideoRow[]; cursorOf: (r: VideoRow) => CursorValue[] }> {
     const filter = sql.join(conditions, sql` AND `);
     if (f.cursor) checkCursor(f.cursor, ['float8', 'uuid']);
     const after = f.cursor ? sql`WHERE (h.rank, h.id) < (${f.cursor[0]}::float8, ${f.cursor[1]}::uuid)` : sql``;
-    const inTitle = sql`v.title_search @@ ${m.tsq}`;
     const rows = await queryRows<VideoRow>(
       this.db,
       sql`WITH titles AS (
-            SELECT v.id FROM videos v WHERE ${inTitle} AND ${filter} ORDER BY v.views DESC LIMIT ${SEARCH_CANDIDATES}
+            SELECT v.id FROM videos v WHERE ${m.inTitle} AND ${filter} ORDER BY v.views DESC LIMIT ${SEARCH_CANDIDATES}
           ), descriptions AS (
-            SELECT v.id FROM videos v WHERE ${m.fts} AND NOT ${inTitle} AND ${filter} ORDER BY v.views DESC
+            SELECT v.id FROM videos v WHERE ${m.inDescriptionOnly} AND ${filter} ORDER BY v.views DESC
             LIMIT ${SEARCH_CANDIDATES} - (SELECT count(*) FROM titles)
           ), caps AS (
             SELECT v.id, ${m.captionRank} AS rank FROM video_captions c JOIN videos v ON v.id = c.video_id
-            WHERE ${m.captions} AND NOT ${m.fts} AND ${filter}
+            WHERE ${m.inCaptionsOnly} AND ${filter}
             GROUP BY v.id
             LIMIT GREATEST(0, ${SEARCH_CANDIDATES} - (SELECT count(*) FROM titles) - (SELECT count(*) FROM descriptions))
           ), hits AS (
@@ -286,6 +319,15 @@ export class VideosRepository {
           ORDER BY page.rank DESC, v.id DESC`,
     );
     return { rows, cursorOf: (r) => [r.rank ?? 0, r.id] };
+  }
+
+  /** Whether English full text drops every word of the query (its stop words) while it has words. */
+  private async onlyStopWords(q: string): Promise<boolean> {
+    const [row] = await queryRows<{ only: boolean }>(
+      this.db,
+      sql`SELECT numnode(websearch_to_tsquery('english', ${q})) = 0 AND numnode(websearch_to_tsquery('simple', ${q})) > 0 AS only`,
+    );
+    return row!.only;
   }
 
   /**

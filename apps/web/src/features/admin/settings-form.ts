@@ -1,8 +1,8 @@
 import { instanceSettingsPatch, type InstanceSettings, type InstanceSettingsPatch, type RegistrationMode } from '@glimpse/contract';
 import { t } from '@/lib/i18n/i18n.ts';
 
-/** Quotas are entered in these units (binary, as the app shows sizes); empty means no limit. */
-export const UNITS = { MB: 1024 ** 2, GB: 1024 ** 3 } as const;
+/** Quotas are entered in these units, decimal as the quota's messages and the storage bar say them (1 MB = 1,000,000 bytes); empty means no limit. */
+export const UNITS = { MB: 1e6, GB: 1e9 } as const;
 export type Unit = keyof typeof UNITS;
 
 /** The settings as the form holds them: numbers as typed text, domains one per line. */

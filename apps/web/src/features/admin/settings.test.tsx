@@ -11,7 +11,8 @@ beforeEach(() => {
   session.clear();
 });
 
-const GB = 1024 ** 3;
+// Decimal units, as the quota's messages: 1 GB = 1,000,000,000 bytes.
+const GB = 1_000_000_000;
 const stored: InstanceSettings = {
   name: 'Film Club',
   description: 'Short films',
@@ -72,7 +73,8 @@ describe('/admin/settings', () => {
       signupAllowedDomains: ['uni.example'],
       signupBlockedDomains: ['spam.example', 'junk.example'],
       quotaBytes: 5 * GB,
-      dailyQuotaBytes: 500 * 1024 ** 2,
+      // '500 MB' is 500,000,000 bytes, not 524,288,000.
+      dailyQuotaBytes: 500_000_000,
       maxVideoMinutes: 60,
       commentsEnabledByDefault: false,
     });

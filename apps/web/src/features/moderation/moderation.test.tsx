@@ -2,7 +2,8 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import toast from 'react-hot-toast';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { QueueItem, Report } from '@glimpse/contract';
+import type { LogEntry, QueueItem, Report, TargetContext } from '@glimpse/contract';
+import { setLocale } from '@/lib/i18n/i18n.ts';
 import { session } from '@/lib/session.ts';
 import { makeVideo } from '@/test/fixtures.ts';
 import { fakeApi, renderApp, type Handler } from '@/test/render.tsx';
@@ -233,18 +234,83 @@ describe('/admin/reports', () => {
 });
 
 describe('/admin/log', () => {
-  it('lists the actions with their moderator and reason', async () => {
+  const target = (over: Partial<TargetContext>): TargetContext => ({ label: null, videoId: null, tweetId: null, userName: null, ...over });
+  const entry = (over: Partial<LogEntry>): LogEntry => ({
+    _id: 'l1',
+    actor: { _id: 'me', userName: 'me' },
+    fromCommandLine: false,
+    targetKind: 'video',
+    targetId: 'v9',
+    target: target({}),
+    targetExists: true,
+    action: 'take_down',
+    reason: '',
+    createdAt: '2026-11-20T10:00:00Z',
+    ...over,
+  });
+  const log: LogEntry[] = [
+    entry({ _id: 'l1', reason: 'Spam links', target: target({ label: 'Sunset ride', videoId: 'v9', userName: 'ava' }) }),
+    entry({ _id: 'l2', action: 'delete', targetKind: 'tweet', targetId: 't1', target: target({ label: 'Win a free phone' }), targetExists: false }),
+    entry({ _id: 'l3', actor: null, fromCommandLine: true, action: 'role.moderator', targetKind: 'channel', targetId: 'u1', target: target({ label: 'Mona (@mona)', userName: 'mona' }) }),
+    entry({ _id: 'l4', action: 'account.delete', targetKind: 'channel', targetId: null, target: target({ label: 'Lee (@lee)' }), targetExists: false }),
+    entry({ _id: 'l5', actor: null, action: 'suspend', targetKind: 'channel', targetId: null, targetExists: false }),
+  ];
+  const serve = () => {
     session.setAccessToken('T');
     fakeApi((url) => {
       if (url.pathname === '/api/v1/users/me') return { data: { user: meUser('moderator') } };
-      if (url.pathname === '/api/v1/moderation/log')
-        return page([{ _id: 'l1', actor: { _id: 'me', userName: 'me' }, targetKind: 'video', targetId: 'v9', action: 'take_down', reason: 'Spam links', createdAt: '2026-11-20T10:00:00Z' }]);
+      if (url.pathname === '/api/v1/moderation/log') return page(log);
       return page([]);
     });
+  };
+  const row = (table: HTMLElement, i: number) => within(within(table).getAllByRole('row')[i + 1]!);
+
+  it('lists each action with its moderator, reason, date and time, and its target named and linked while it exists', async () => {
+    serve();
     renderApp('/admin/log');
     const table = await screen.findByRole('table', { name: 'Moderation log' });
-    expect(within(table).getByText('Took down')).toBeInTheDocument();
-    expect(within(table).getByText('@me')).toBeInTheDocument();
-    expect(within(table).getByText('Spam links')).toBeInTheDocument();
+    const first = row(table, 0);
+    expect(first.getByText('Took down')).toBeInTheDocument();
+    expect(first.getByText('@me')).toBeInTheDocument();
+    expect(first.getByText('Spam links')).toBeInTheDocument();
+    expect(first.getByRole('link', { name: 'Sunset ride' })).toHaveAttribute('href', '/video/v9');
+    // A date and a time (the hour depends on the test's time zone).
+    const time = first.getByText((_, el) => el?.tagName === 'TIME');
+    expect(time).toHaveAttribute('datetime', '2026-11-20T10:00:00Z');
+    expect(time.textContent).toMatch(/^Nov 2\d, 2026, \d{1,2}:\d{2}\s?[AP]M$/);
+
+    // Deleted since: its name stays, without a link.
+    const deleted = row(table, 1);
+    expect(deleted.getByText('Win a free phone')).toBeInTheDocument();
+    expect(deleted.getByText('(deleted)')).toBeInTheDocument();
+    expect(deleted.queryByRole('link')).toBeNull();
+
+    const role = row(table, 2);
+    expect(role.getByText('Command line (npm run admin)')).toBeInTheDocument();
+    expect(role.getByText('Role set to moderator')).toBeInTheDocument();
+    expect(role.getByRole('link', { name: 'Mona (@mona)' })).toHaveAttribute('href', '/channel/@mona/videos');
+
+    const removed = row(table, 3);
+    expect(removed.getByText('Deleted the account')).toBeInTheDocument();
+    expect(removed.getByText('Lee (@lee)')).toBeInTheDocument();
+    expect(removed.queryByRole('link')).toBeNull();
+
+    // An account deleted since: no name is kept (ADR 012).
+    const forgotten = row(table, 4);
+    expect(forgotten.getByText('Deleted account')).toBeInTheDocument();
+    expect(forgotten.getByText('Deleted')).toBeInTheDocument();
+  });
+
+  it('says it in French, dates included', async () => {
+    await setLocale('fr');
+    serve();
+    renderApp('/admin/log');
+    const table = await screen.findByRole('table', { name: 'Journal de modération' });
+    const role = row(table, 2);
+    expect(role.getByText('Ligne de commande (npm run admin)')).toBeInTheDocument();
+    expect(role.getByText('Rôle changé en modérateur')).toBeInTheDocument();
+    expect(row(table, 3).getByText('Compte supprimé par un administrateur')).toBeInTheDocument();
+    expect(row(table, 0).getByText((_, el) => el?.tagName === 'TIME').textContent).toMatch(/^2\d nov\. 2026,? (à )?\d{2}:\d{2}$/);
   });
 });
+
