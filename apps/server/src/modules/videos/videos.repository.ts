@@ -162,7 +162,7 @@ interface TextMatch {
  * catalogue words (SearchRepository.corrected); a video matches either spelling.
  */
 function textMatch(q: string, corrected?: string): TextMatch {
-  const original = sql`websearch_to_tsquery('english', ${q})`;
+  const original = q.split(' ').length > PASSAGE_WORDS ? anyWordOf(q) : sql`websearch_to_tsquery('english', ${q})`;
   const tsq = corrected ? sql`(websearch_to_tsquery('english', ${corrected}) || ${original})` : original;
   const fts = sql`v.search @@ ${tsq}`;
   const captions = sql`c.search @@ ${tsq}`;
@@ -174,6 +174,19 @@ function textMatch(q: string, corrected?: string): TextMatch {
     where: sql`(${fts} OR EXISTS (SELECT 1 FROM video_captions c WHERE c.video_id = v.id AND ${captions}))`,
     rank: relevance(tsq, sql`phraseto_tsquery('english', ${corrected ?? q})`),
   };
+}
+
+/**
+ * A query longer than this many words is a passage, not a search-box phrase: a spec client asks
+ * for related videos with the video's title and description as the query. A video matches any of
+ * its words, and the rank puts those matching more (and in the title) first.
+ */
+export const PASSAGE_WORDS = 8;
+
+/** Any word of `text` (stemmed, stop words dropped) as a tsquery; NULL, which matches nothing, when none is left. */
+function anyWordOf(text: string): SQL {
+  const words = sql`replace(plainto_tsquery('english', ${text})::text, '&', '|')`;
+  return sql`(CASE WHEN ${words} = '' THEN NULL ELSE ${words}::tsquery END)`;
 }
 
 /**
@@ -335,8 +348,7 @@ export class VideosRepository {
    * channel's a little ahead; popular videos fill the rest of the list.
    */
   async similar(video: VideoTableRow, viewerId: string | null, limit: number): Promise<VideoRow[]> {
-    const words = sql`replace(plainto_tsquery('english', ${`${video.title} ${video.description}`})::text, '&', '|')`;
-    const tsq = sql`(CASE WHEN ${words} = '' THEN NULL ELSE ${words}::tsquery END)`;
+    const tsq = anyWordOf(`${video.title} ${video.description}`);
     return queryRows<VideoRow>(
       this.db,
       sql`${videoSelect(viewerId)} FROM videos v JOIN users u ON u.id = v.owner_id
