@@ -1,6 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_INSTANCE } from '@/lib/public-config.ts';
 import { makeChannel, makeVideo } from '@/test/fixtures.ts';
 import { fakeApi, renderApp } from '@/test/render.tsx';
 import { applyFilter, defaultFilters } from './api/search-api.ts';
@@ -63,5 +64,11 @@ describe('search page', () => {
     renderApp('/search?searchText=%20%20');
     expect(await screen.findByRole('heading', { name: 'Search Glimpse' })).toBeInTheDocument();
     expect(calls.filter((c) => c.url.pathname === '/api/v1/videos')).toHaveLength(0);
+  });
+
+  it("names the instance's own name", async () => {
+    fakeApi((url) => (url.pathname === '/api/v1/config' ? { data: { instance: { ...DEFAULT_INSTANCE, name: 'Ciné Club' } } } : undefined));
+    renderApp('/search');
+    expect(await screen.findByRole('heading', { name: 'Search Ciné Club' })).toBeInTheDocument();
   });
 });

@@ -531,7 +531,7 @@ export const en = {
   'settings.unsubAgain': 'You can turn them on again in {link}.',
   'settings.unsubAsk': 'Stop getting these mails?',
   'settings.unsubStillInApp': 'The notifications still show in the app.',
-  'settings.goToGlimpse': 'Go to Glimpse',
+  'settings.goToSite': 'Go to {name}',
   'settings.dashboard': 'Dashboard',
   'settings.addressCopied': '{format} address copied',
   'settings.copyFailed': 'Copying failed: select the address and copy it',

@@ -530,7 +530,7 @@ const es: Messages = {
   'settings.unsubAgain': 'Puedes volver a activarlos en {link}.',
   'settings.unsubAsk': '¿Dejar de recibir estos correos?',
   'settings.unsubStillInApp': 'Las notificaciones siguen apareciendo en la aplicación.',
-  'settings.goToGlimpse': 'Ir a Glimpse',
+  'settings.goToSite': 'Ir a {name}',
   'settings.dashboard': 'Panel',
   'settings.addressCopied': 'Dirección {format} copiada',
   'settings.copyFailed': 'No se pudo copiar: selecciona la dirección y cópiala',

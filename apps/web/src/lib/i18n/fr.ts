@@ -530,7 +530,7 @@ const fr: Messages = {
   'settings.unsubAgain': 'Vous pouvez les réactiver dans {link}.',
   'settings.unsubAsk': 'Ne plus recevoir ces e-mails ?',
   'settings.unsubStillInApp': 'Les notifications restent affichées dans l\'application.',
-  'settings.goToGlimpse': 'Aller sur Glimpse',
+  'settings.goToSite': 'Aller sur {name}',
   'settings.dashboard': 'Tableau de bord',
   'settings.addressCopied': 'Adresse {format} copiée',
   'settings.copyFailed': 'La copie a échoué : sélectionnez l\'adresse et copiez-la',
