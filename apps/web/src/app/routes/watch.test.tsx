@@ -227,6 +227,16 @@ describe('watch page', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/'));
     warn.mockRestore();
   });
+
+  it('says a video the moderators removed was removed, and stays on its page; from a playlist it goes to that page', async () => {
+    fakeApi((url) => (url.pathname.endsWith('/users/me') ? { status: 401, message: 'x' } : url.pathname === '/api/v1/videos/gone' ? { status: 410, message: 'This video was removed by the moderators' } : undefined));
+    vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const { router } = renderApp('/video/gone?listId=p1');
+    expect(await screen.findByRole('heading', { level: 1, name: 'This video was removed by the moderators.' })).toBeInTheDocument();
+    expect(router.state.location.pathname + router.state.location.search).toBe('/video/gone');
+    expect(screen.getByRole('link', { name: 'Go to home' })).toHaveAttribute('href', '/');
+    await waitFor(() => expect(document.title).toBe('Video removed - Glimpse'));
+  });
 });
 
 describe('watch page analytics', () => {
