@@ -239,6 +239,45 @@ describe('watch page', () => {
   });
 });
 
+describe('timestamps in the description and comments', () => {
+  it('are links to the time that, clicked, seek the player and focus its seek bar; beyond the video they stay text', async () => {
+    const base = fakeServer();
+    fakeApi((url, init) => {
+      const p = url.pathname.replace('/api/v1/', '');
+      if (p === 'videos/v1') return { data: { video: makeVideo(1, { description: 'Jump to 1:23, skip 9:59', duration: 125, noOfComments: 1 }) } };
+      if (p === 'comments/video/v1') return { data: { comments: [comment('c1', { content: 'The best bit is at 0:42 <b>really</b>' })], hasNextPage: false, nextCursor: null } };
+      return base(url, init);
+    });
+    const play = vi.spyOn(HTMLMediaElement.prototype, 'play').mockResolvedValue(undefined);
+    // jsdom has no layout, nor scrollIntoView.
+    const scrolled: Element[] = [];
+    Element.prototype.scrollIntoView = function (this: Element) {
+      scrolled.push(this);
+    };
+    try {
+      renderApp('/video/v1');
+      const inDescription = await screen.findByRole('link', { name: 'Play from 1:23' });
+      expect(inDescription).toHaveAttribute('href', '/video/v1?t=83');
+      expect(screen.queryByRole('link', { name: 'Play from 9:59' })).toBeNull();
+      expect(screen.getByText(/skip 9:59/)).toBeInTheDocument();
+      const video = document.querySelector('video')!;
+      await userEvent.click(inDescription);
+      expect(video.currentTime).toBe(83);
+      expect(play).toHaveBeenCalled();
+      expect(screen.getByRole('slider', { name: 'Seek' })).toHaveFocus();
+      expect(scrolled).toEqual([screen.getByRole('region', { name: 'Video player' })]);
+
+      const inComment = await screen.findByRole('link', { name: 'Play from 0:42' });
+      expect(inComment).toHaveAttribute('href', '/video/v1?t=42');
+      expect(inComment.closest('p')).toHaveTextContent('The best bit is at 0:42 <b>really</b>');
+      await userEvent.click(inComment);
+      expect(video.currentTime).toBe(42);
+    } finally {
+      delete (Element.prototype as Partial<Element>).scrollIntoView;
+    }
+  });
+});
+
 describe('watch page analytics', () => {
   it('reports the seconds played with the source the link gave and the token, at once on pause', async () => {
     session.setUser(me);

@@ -8,6 +8,7 @@ import { useLocation, useNavigate, useParams, useSearchParams } from 'react-rout
 import { VideoCard } from '@/components/media/video-card.tsx';
 import { NotAvailable } from '@/components/ui/not-available.tsx';
 import { Spinner } from '@/components/ui/spinner.tsx';
+import type { TimestampLinks } from '@/components/ui/timestamp-text.tsx';
 import { paths } from '@/config/paths.ts';
 import { playlistQueryOptions } from '@/features/playlists/api/playlists-api.ts';
 import { nextInPlaylist, PlaylistPanel } from '@/features/playlists/components/playlist-panel.tsx';
@@ -17,6 +18,7 @@ import { VideoDetails } from '@/features/videos/components/video-details.tsx';
 import { VideoPlayer } from '@/features/videos/components/video-player.tsx';
 import { ShareVideo } from '@/features/videos/components/share-video.tsx';
 import { ChapterList } from '@/features/videos/player/chapter-list.tsx';
+import { playFrom } from '@/features/videos/player/play-from.ts';
 import { parseStartTime, readPrefs, savePrefs } from '@/features/videos/player/prefs.ts';
 import { resolveSource, type WatchLinkState } from '@/features/videos/player/watch-reporter.ts';
 import { isApiError } from '@/lib/api-client.ts';
@@ -154,6 +156,17 @@ function Watch({ videoId, listId, startTime }: { videoId: string; listId: string
   if (removed && !listId) return <NotAvailable title={t('watch.removedTitle')} heading={t('watch.removedHeading')} text={t('watch.removedText')} />;
   if (!video.data) return null;
 
+  // Timestamps in the description and comments: links to this page at that time, played in place.
+  const here = paths.video.getHref(videoId, listId ?? undefined);
+  const timestamps: TimestampLinks = {
+    duration: video.data.duration,
+    href: (seconds) => `${here}${here.includes('?') ? '&' : '?'}t=${seconds}`,
+    onSeek: (seconds) => {
+      const element = player.get();
+      if (element) playFrom(element, seconds);
+    },
+  };
+
   const onEnded = () => {
     const next = playlist.data ? nextInPlaylist(playlist.data, videoId) : null;
     if (next && listId) navigate(paths.video.getHref(next._id, listId), { state: { source: 'playlist' } satisfies WatchLinkState });
@@ -192,6 +205,7 @@ function Watch({ videoId, listId, startTime }: { videoId: string; listId: string
         )}
         <VideoDetails
           video={video.data}
+          timestamps={timestamps}
           actions={
             <>
               <ShareVideo videoId={videoId} title={video.data.title} currentTime={() => player.get()?.currentTime ?? 0} />
@@ -216,6 +230,7 @@ function Watch({ videoId, listId, startTime }: { videoId: string; listId: string
               channel={video.data.owner}
               commentsEnabled={video.data.commentsEnabled !== false}
               folded={narrow}
+              timestamps={timestamps}
             />
           </Suspense>
         </div>

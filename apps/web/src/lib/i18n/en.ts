@@ -73,6 +73,7 @@ export const en = {
   'watch.stillProcessing': 'This video is still being processed. Please check back soon.',
   'watch.stillProcessingPercent': 'This video is still being processed ({percent}%). Please check back soon.',
   'watch.similar': 'Similar videos',
+  'watch.playFrom': 'Play from {time}',
   'watch.removedTitle': 'Video removed',
   'watch.removedHeading': 'This video was removed by the moderators.',
   'watch.removedText': 'It broke the rules of this site and can no longer be watched.',

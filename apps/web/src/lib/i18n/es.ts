@@ -74,6 +74,7 @@ const es: Messages = {
   'watch.removedTitle': 'Video retirado',
   'watch.removedHeading': 'Los moderadores retiraron este video.',
   'watch.removedText': 'Incumplía las normas de este sitio y ya no se puede ver.',
+  'watch.playFrom': 'Reproducir desde {time}',
   'watch.similar': 'Videos similares',
   'watch.loading': 'Cargando video',
   'watch.moreActions': 'Más acciones del video',

@@ -74,6 +74,7 @@ const fr: Messages = {
   'watch.removedTitle': 'Vidéo retirée',
   'watch.removedHeading': 'Cette vidéo a été retirée par les modérateurs.',
   'watch.removedText': 'Elle enfreignait les règles de ce site et ne peut plus être regardée.',
+  'watch.playFrom': 'Lire à partir de {time}',
   'watch.similar': 'Vidéos similaires',
   'watch.loading': 'Chargement de la vidéo',
   'watch.moreActions': 'Plus d\'actions sur la vidéo',

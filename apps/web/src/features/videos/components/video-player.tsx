@@ -403,7 +403,14 @@ export function VideoPlayer({
   const chapter = chapterAt(chapters, time);
 
   return (
-    <div ref={box} role="region" aria-label={t('player.region')} className={clsx('group relative aspect-video w-full overflow-hidden bg-media sm:rounded-xl', className)}>
+    <div
+      ref={box}
+      role="region"
+      aria-label={t('player.region')}
+      data-player
+      // Below the sticky top bar when a timestamp link scrolls it into view.
+      className={clsx('group relative aspect-video w-full scroll-mt-16 overflow-hidden bg-media sm:rounded-xl', className)}
+    >
       <div ref={slot} className="contents" />
       {createPortal(<CaptionTracks captions={captions} />, el)}
       <div
