@@ -140,7 +140,7 @@ describe('watch page', () => {
     await userEvent.click(screen.getByRole('menuitem', { name: 'Delete' }));
     const confirm = await screen.findByRole('dialog', { name: 'Delete comment' });
     await userEvent.click(within(confirm).getByRole('button', { name: 'Delete' }));
-    expect(await screen.findByRole('heading', { name: '1 Comments' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: '1 Comment' })).toBeInTheDocument();
     expect(screen.queryByText('comment c2')).not.toBeInTheDocument();
 
     await userEvent.type(screen.getByRole('textbox', { name: 'Add a comment' }), '  hello there  ');

@@ -317,7 +317,7 @@ function Section({ entityType, entityId, count = 0, onCountChange, channel, fold
     setTakedown: (path, takedown) => setTree((t) => updateComment(t, path, { takedown })),
   };
 
-  const title = `${formatCount(total)} Comments`;
+  const title = plural(total, 'comments.title');
   if (folded && !unfolded) return <CommentTeaser title={title} first={tree.children[0]?.value} onOpen={() => setUnfolded(true)} />;
 
   return (
@@ -325,7 +325,7 @@ function Section({ entityType, entityId, count = 0, onCountChange, channel, fold
       <CommentsTitle title={title} className="mb-4 text-lg">
         {folded && (
           <Button variant="ghost" size="sm" onClick={() => setUnfolded(false)} aria-expanded="true">
-            <ChevronUp className="size-4" aria-hidden /> Hide comments
+            <ChevronUp className="size-4" aria-hidden /> {t('comments.hide')}
           </Button>
         )}
       </CommentsTitle>

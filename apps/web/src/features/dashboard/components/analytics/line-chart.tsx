@@ -1,10 +1,13 @@
 import { LineChart } from 'chartist';
 import { useEffect, useRef } from 'react';
+import { formatNumber } from '@/lib/format.ts';
 import './line-chart.css';
 
 export interface LinePoint {
-  /** The x label (a day, a position). */
+  /** The x label (a day, a position), in full: the table's row header. */
   label: string;
+  /** The x axis's shorter label when there is one (a day's 'Mar 5' for 'Mar 5, 2026'). */
+  tick?: string;
   value: number;
 }
 
@@ -20,7 +23,7 @@ export function LineAreaChart({
   points,
   caption,
   columns,
-  format = String,
+  format = formatNumber,
   high,
 }: {
   points: LinePoint[];
@@ -37,7 +40,7 @@ export function LineAreaChart({
 
   useEffect(() => {
     const every = Math.ceil(points.length / MAX_LABELS);
-    const data = { labels: points.map((p) => p.label), series: [points.map((p) => p.value)] };
+    const data = { labels: points.map((p) => p.tick ?? p.label), series: [points.map((p) => p.value)] };
     const options = {
       height: '220px',
       showArea: true,
