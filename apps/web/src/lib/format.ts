@@ -10,17 +10,21 @@ import { getLocale, t, type Locale, type MessageKey } from './i18n/i18n.ts';
 // Per locale: count suffixes (thousand, million, billion).
 const COUNT_SUFFIXES: Record<Locale, [string, string, string]> = { en: ['K', 'M', 'B'], fr: ['\u00a0k', '\u00a0M', '\u00a0Md'], es: ['\u00a0mil', '\u00a0M', '\u00a0mil\u00a0M'] };
 
-const numberFormats = new Map<string, Intl.NumberFormat>();
-/** One Intl.NumberFormat per locale and options (making one is the slow part). */
-function numberFormat(locale: Locale, options: Intl.NumberFormatOptions): Intl.NumberFormat {
-  const id = `${locale}:${JSON.stringify(options)}`;
-  let f = numberFormats.get(id);
-  if (!f) {
-    f = new Intl.NumberFormat(locale, options);
-    numberFormats.set(id, f);
-  }
-  return f;
+/** One Intl formatter per locale and options: making one is the slow part. */
+function memo<O, F>(make: (locale: Locale, options: O) => F): (locale: Locale, options: O) => F {
+  const made = new Map<string, F>();
+  return (locale, options) => {
+    const id = `${locale}:${JSON.stringify(options)}`;
+    let f = made.get(id);
+    if (!f) {
+      f = make(locale, options);
+      made.set(id, f);
+    }
+    return f;
+  };
 }
+const numberFormat = memo((locale, options: Intl.NumberFormatOptions) => new Intl.NumberFormat(locale, options));
+const dateFormat = memo((locale, options: Intl.DateTimeFormatOptions) => new Intl.DateTimeFormat(locale, options));
 
 /** `v` with exactly `digits` decimals, in the locale's notation (English: plain toFixed, as the spec shows). */
 function fixed(v: number, digits: number, locale: Locale): string {
@@ -138,17 +142,6 @@ export function localDay(date: string | number | Date): string {
   const d = new Date(date);
   if (Number.isNaN(d.getTime())) return '';
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
-}
-
-const dateFormats = new Map<string, Intl.DateTimeFormat>();
-function dateFormat(locale: Locale, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
-  const id = `${locale}:${JSON.stringify(options)}`;
-  let f = dateFormats.get(id);
-  if (!f) {
-    f = new Intl.DateTimeFormat(locale, options);
-    dateFormats.set(id, f);
-  }
-  return f;
 }
 
 /** yyyy-MM-dd in local time (dashboard dates, spec §9); fr/es their short numeric date (dd/mm/yyyy). */
