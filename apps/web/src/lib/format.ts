@@ -155,14 +155,26 @@ export function formatDate(date: string | number | Date, locale: Locale = getLoc
 // A calendar day ('yyyy-MM-dd') is read at UTC midnight and written in UTC, so no time zone moves it.
 const dayAt = (day: string) => new Date(`${day}T00:00:00Z`);
 
+/** How far apart a chart's x labels are, so that it shows at most `max` of them (6 fit a phone). */
+export const axisStep = (count: number, max = 6): number => Math.max(1, Math.ceil(count / max));
+
 /**
- * Short labels for the days of a chart's axis (each 'yyyy-MM-dd'): 'Mar 5', fr '5 mars', es '5 mar';
- * with a two-digit year ('Mar 5, 26') when the days run over more than one year.
+ * The x labels of a chart of days (each 'yyyy-MM-dd'), one every `step` days and '' between: short
+ * and localised, the month named only where it changes ('Mar 5', '10', '15', 'Apr 1'; fr '5 mars',
+ * '10'...; es '5 mar'), with a two-digit year ('Dec 28, 25', 'Jan 2, 26') when the days span two.
  */
-export function formatAxisDays(days: readonly string[], locale: Locale = getLocale()): string[] {
+export function formatAxisDays(days: readonly string[], step = 1, locale: Locale = getLocale()): string[] {
   const years = new Set(days.map((d) => d.slice(0, 4)));
-  const f = dateFormat(locale, { month: 'short', day: 'numeric', timeZone: 'UTC', ...(years.size > 1 ? { year: '2-digit' } : {}) });
-  return days.map((d) => f.format(dayAt(d)));
+  const withMonth = dateFormat(locale, { month: 'short', day: 'numeric', timeZone: 'UTC', ...(years.size > 1 ? { year: '2-digit' } : {}) });
+  const dayOnly = dateFormat(locale, { day: 'numeric', timeZone: 'UTC' });
+  let named = '';
+  return days.map((d, i) => {
+    if (i % step !== 0) return '';
+    const month = d.slice(0, 7);
+    const f = month === named ? dayOnly : withMonth;
+    named = month;
+    return f.format(dayAt(d));
+  });
 }
 
 /** A calendar day ('yyyy-MM-dd') in full, for a chart's table and tooltips: 'Mar 5, 2026', fr '5 mars 2026'. */

@@ -58,7 +58,7 @@ export function TimestampText({ text, links }: { text: string; links?: Timestamp
               e.preventDefault();
               links.onSeek(part.seconds);
             }}
-            className="rounded font-medium text-link hover:underline"
+            className="rounded font-medium text-link underline underline-offset-2 hover:decoration-2"
           >
             {part.text}
           </a>

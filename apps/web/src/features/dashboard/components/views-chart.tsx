@@ -1,4 +1,4 @@
-import { formatAxisDays, formatCount, formatDay, localDay, plural } from '@/lib/format.ts';
+import { axisStep, formatAxisDays, formatCount, formatDay, localDay, plural } from '@/lib/format.ts';
 import type { VideoSummary } from '@/components/media/types.ts';
 import { t } from '@/lib/i18n/i18n.ts';
 
@@ -22,8 +22,10 @@ export function ViewsChart({ videos }: { videos: Pick<VideoSummary, 'createdAt' 
   if (days.length === 0) return null;
   const most = Math.max(...days.map((d) => d.views));
   const max = Math.max(1, most);
-  const labelEvery = Math.ceil(days.length / 6);
-  const ticks = formatAxisDays(days.map((d) => d.day));
+  const ticks = formatAxisDays(
+    days.map((d) => d.day),
+    axisStep(days.length),
+  );
   const dayViews = (d: { day: string; views: number }) => t('chart.dayViews', { day: formatDay(d.day), views: plural(d.views, 'count.views') });
   const summary = days.map(dayViews).join(', ');
   return (
@@ -47,7 +49,7 @@ export function ViewsChart({ videos }: { videos: Pick<VideoSummary, 'createdAt' 
           <div className="mt-1 flex gap-1">
             {days.map((d, i) => (
               <span key={d.day} className="min-w-0 flex-1 truncate text-center">
-                {i % labelEvery === 0 ? ticks[i] : ''}
+                {ticks[i]}
               </span>
             ))}
           </div>

@@ -8,7 +8,7 @@ import { Button } from '@/components/ui/button.tsx';
 import { EmptyState } from '@/components/ui/empty-state.tsx';
 import { Spinner } from '@/components/ui/spinner.tsx';
 import { errorMessage } from '@/lib/api-client.ts';
-import { formatAxisDays, formatCount, formatDay, formatDuration, formatPercent, formatWatchTime } from '@/lib/format.ts';
+import { axisStep, formatAxisDays, formatCount, formatDay, formatDuration, formatPercent, formatWatchTime } from '@/lib/format.ts';
 import { LineAreaChart } from './line-chart.tsx';
 import { t, type MessageKey } from '@/lib/i18n/i18n.ts';
 
@@ -152,7 +152,10 @@ function DailyChart({ days }: { days: AnalyticsDay[] }) {
   const [metric, setMetric] = useState<Metric>('views');
   const name = useId();
   const chosen = metrics.find((m) => m.key === metric)!;
-  const ticks = formatAxisDays(days.map((d) => d.date));
+  const ticks = formatAxisDays(
+    days.map((d) => d.date),
+    axisStep(days.length),
+  );
   const points = days.map((d, i) => ({ label: formatDay(d.date), tick: ticks[i], value: chosen.value(d) }));
   return (
     <section aria-labelledby={`${name}-title`} className="rounded-xl border border-line p-4">
