@@ -39,6 +39,38 @@ test('another site frames the embed, which autoplays muted; the watch link opens
     .toEqual({ playing: true, muted: true, loop: true });
 });
 
+test('with third-party storage blocked the embed plays, pauses and unmutes without an uncaught error', async ({ page }) => {
+  // Chromium with third-party cookies blocked throws a SecurityError on any storage access of the frame.
+  await page.addInitScript(() => {
+    if (window.top === window) return;
+    const errors: string[] = [];
+    (window as unknown as { storageErrors: string[] }).storageErrors = errors;
+    addEventListener('error', (e) => errors.push(e.message));
+    addEventListener('unhandledrejection', (e) => errors.push(String(e.reason)));
+    const blocked = () => {
+      throw new DOMException("Failed to read the 'localStorage' property from 'Window': Access is denied for this document.", 'SecurityError');
+    };
+    Object.defineProperty(window, 'localStorage', { get: blocked, configurable: true });
+    Object.defineProperty(window, 'sessionStorage', { get: blocked, configurable: true });
+  });
+  await page.goto(`${otherOrigin}/blocked.html`);
+  const frame = page.frameLocator('iframe');
+  const player = frame.locator('video');
+  await expect.poll(() => player.evaluate((v: HTMLVideoElement) => !v.paused && v.currentTime > 1), { timeout: 30_000 }).toBe(true);
+  const storageState = () => {
+    try {
+      return localStorage ? 'open' : 'none';
+    } catch {
+      return 'blocked';
+    }
+  };
+  expect(await player.evaluate(storageState), 'storage is blocked in the frame').toBe('blocked');
+  await frame.getByRole('button', { name: 'Unmute' }).click();
+  await frame.getByRole('button', { name: 'Pause' }).first().click();
+  await expect.poll(() => player.evaluate((v: HTMLVideoElement) => ({ paused: v.paused, muted: v.muted }))).toEqual({ paused: true, muted: false });
+  expect(await player.evaluate(() => (window as unknown as { storageErrors: string[] }).storageErrors)).toEqual([]);
+});
+
 test('a plain HTTP request of a watch page (no JavaScript) carries its title and link-preview tags', async ({ request }) => {
   const res = await request.get(`/video/${video._id}`);
   expect(res.status()).toBe(200);

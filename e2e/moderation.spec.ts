@@ -55,11 +55,17 @@ test('a user reports a video; a moderator takes it down; it disappears for other
 
   await test.step('taken down: gone from home, search, channel, playlist and watch for others; its media refused', async () => {
     await admin.send('post', `/moderation/targets/video/${video._id}/take-down`, { reason: 'Spam links' });
-    expect(await readsOf()).toEqual({ listed: [false, false, false, false], watch: 404 });
+    expect(await readsOf()).toEqual({ listed: [false, false, false, false], watch: 410 });
     for (const url of mediaUrls) expect((await request.get(url)).status(), url).toBe(404);
-    // The reporter's watch page falls back to home (spec §8).
+    // The reporter's watch page, and a logged-out visitor's, say it was removed and stay on its URL.
     await page.goto(`/video/${video._id}`);
-    await expect(page).toHaveURL(/\/$/);
+    await expect(page.getByRole('heading', { level: 1, name: 'This video was removed by the moderators.' })).toBeVisible();
+    await expect(page).toHaveURL(new RegExp(`/video/${video._id}$`));
+    const visitor = await (await browser.newContext()).newPage();
+    await visitor.goto(`/video/${video._id}`);
+    await expect(visitor.getByRole('heading', { level: 1, name: 'This video was removed by the moderators.' })).toBeVisible();
+    await expect(visitor).toHaveURL(new RegExp(`/video/${video._id}$`));
+    await visitor.context().close();
     await page.goto('/my-reports');
     await expect(page.getByRole('list', { name: 'My reports' }).getByText('Action taken')).toBeVisible();
   });

@@ -15,6 +15,25 @@ test.beforeAll(async ({ request }) => {
   });
 });
 
+test('a timestamp in the description is a link: a click plays from there, brings the player into view and focuses its seek bar', async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 700 });
+  await trackPlayback(page);
+  await page.goto(`/video/${chaptered._id}`);
+  await waitForPlaying(page);
+  const player = page.getByRole('region', { name: 'Video player' });
+  const link = page.getByRole('link', { name: 'Play from 0:24' });
+  await expect(link).toHaveAttribute('href', `/video/${chaptered._id}?t=24`);
+  // Scrolled so that the link shows and the player does not.
+  await link.evaluate((a) => a.scrollIntoView({ block: 'end' }));
+  await page.mouse.wheel(0, 400);
+  await expect(player).not.toBeInViewport({ ratio: 0.9 });
+  await link.click();
+  await expect.poll(() => page.locator('video').evaluate((v: HTMLVideoElement) => v.currentTime)).toBeGreaterThanOrEqual(24);
+  await expect(page.getByRole('slider', { name: 'Seek' })).toBeFocused();
+  await expect(player).toBeInViewport({ ratio: 0.9 });
+  expect(new URL(page.url()).search).toBe('');
+});
+
 test('a description with timestamps gives chapters on the seek bar and under the video; 2x doubles the clock; the controls are axe-clean', async ({ page }) => {
   await trackPlayback(page);
   await page.goto(`/video/${chaptered._id}`);

@@ -11,7 +11,7 @@ test('an upload over the quota is refused, and the upload dialog says so with th
   await admin.send('patch', '/admin/settings', { quotaBytes: 1000 });
   try {
     await signIn(page, owner.account, `/user/@${owner.user.userName}/dashboard`);
-    await expect(page.getByText('0 bytes of 1 kB used · 1 kB left')).toBeVisible();
+    await expect(page.getByText('0.00 B of 1.00 KB used · 1.00 KB left')).toBeVisible();
 
     await page.getByRole('button', { name: 'Upload Video' }).click();
     const form = page.getByRole('dialog', { name: 'Upload Video' });

@@ -101,10 +101,10 @@ test('the owner posts a tweet with an image, edits it, a reader comments on it, 
     await readerPage.getByRole('textbox', { name: 'Add a comment' }).fill('Medals all round!');
     await readerPage.getByRole('button', { name: 'Comment', exact: true }).click();
     await expect(readerPage.getByRole('article', { name: 'Comment by Rita Reader' })).toContainText('Medals all round!');
-    await expect(readerPage.getByRole('heading', { name: '1 Comments' })).toBeVisible();
+    await expect(readerPage.getByRole('heading', { name: '1 Comment' })).toBeVisible();
     await readerPage.reload();
     await expect(readerPage.getByRole('article', { name: 'Comment by Rita Reader' })).toContainText('Medals all round!');
-    await expect(readerPage.getByRole('heading', { name: '1 Comments' })).toBeVisible();
+    await expect(readerPage.getByRole('heading', { name: '1 Comment' })).toBeVisible();
     await readerPage.getByRole('button', { name: /^Like, / }).click();
     await expect(readerPage.getByRole('button', { name: 'Like, 1' })).toHaveAttribute('aria-pressed', 'true');
     await screenshotWidths(readerPage, 'tweet', {

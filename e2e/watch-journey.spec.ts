@@ -107,7 +107,7 @@ test('a visitor registers, verifies, logs in, searches, watches, likes, comments
     await page.getByRole('button', { name: 'Comment', exact: true }).click();
     const comment = page.getByRole('article', { name: `Comment by ${account.fullName}` }).filter({ hasText: 'What a calm sunrise.' });
     await expect(comment).toBeVisible();
-    await expect(page.getByRole('heading', { name: '1 Comments' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: '1 Comment' })).toBeVisible();
 
     await comment.getByRole('button', { name: 'Reply' }).click();
     await page.getByRole('textbox', { name: 'Add a reply' }).fill('Agreed, the colours are lovely.');

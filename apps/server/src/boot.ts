@@ -33,14 +33,15 @@ export async function createContext(config: Config): Promise<AppContext> {
   const storage = createStorage(config);
   await applyStorageMoves(database.db, storage);
   await promoteAdminEmail(database.db, config);
+  const settings = new SettingsService(database.db, defaultSettings(config));
   return {
     config,
     database,
     db: database.db,
     storage,
     tokens: new AccessTokens(config.jwtSecret, config.accessTokenTtl),
-    mailer: createMailer(config),
+    mailer: createMailer(config, settings),
     media: new MediaService(config.media),
-    settings: new SettingsService(database.db, defaultSettings(config)),
+    settings,
   };
 }

@@ -20,7 +20,8 @@ const envSchema = z.object({
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: z.url().optional(),
   SMTP_URL: z.url().optional(),
-  MAIL_FROM: z.string().default('Glimpse <no-reply@glimpse.local>'),
+  // An address alone is sent under the instance's name; "Name <address>" keeps its own.
+  MAIL_FROM: z.string().default('no-reply@glimpse.local'),
   PUBLIC_URL: z.url().optional(),
   JWT_SECRET: z.string().min(32).optional(),
   ACCESS_TOKEN_TTL: int(15 * 60),

@@ -80,15 +80,16 @@ export async function createTestApp(env: Record<string, string> = {}, opts: Buil
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'glimpse-test-'));
   const config = loadConfig({ ...TEST_ENV, DATA_DIR: dataDir, ...env });
   const { database, drop } = await freshDatabase();
+  const settings = new SettingsService(database.db, defaultSettings(config));
   const ctx: AppContext = {
     config,
     database,
     db: database.db,
     storage: new LocalStorage(path.join(dataDir, 'media')),
     tokens: new AccessTokens(config.jwtSecret, config.accessTokenTtl),
-    mailer: createMailer(config, () => {}),
+    mailer: createMailer(config, settings, () => {}),
     media: new MediaService(config.media),
-    settings: new SettingsService(database.db, defaultSettings(config)),
+    settings,
   };
   const app = await buildApp(ctx, opts);
   await app.ready();

@@ -38,9 +38,9 @@ export function decodeQuotedPrintable(s: string): string {
   return utf8(bytes);
 }
 
-/** `=?UTF-8?Q?...?=` and `=?UTF-8?B?...?=` words of a header. */
-const decodeWords = (value: string) =>
-  value.replace(/=\?utf-8\?([QB])\?([^?]*)\?=\s*/gi, (_m, kind: string, data: string) =>
+/** `=?UTF-8?Q?...?=` and `=?UTF-8?B?...?=` words of a header (the space between two such words is dropped, RFC 2047). */
+export const decodeWords = (value: string) =>
+  value.replace(/=\?utf-8\?([QB])\?([^?]*)\?=(?:\s+(?==\?))?/gi, (_m, kind: string, data: string) =>
     kind.toUpperCase() === 'B' ? Buffer.from(data, 'base64').toString('utf8') : decodeQuotedPrintable(data.replace(/_/g, ' ')),
   );
 

@@ -29,6 +29,8 @@ export const videoMessages = {
   uploaded: 'Video uploaded successfully',
   deleted: 'Video deleted successfully',
   notFound: 'Video not found',
+  /** GET of a video the moderators took down that visitors could otherwise open (410). */
+  removed: 'This video was removed by the moderators',
   loginToUpload: 'Please login to upload a video',
   notOwner: 'You can only change your own videos',
   originalOwnerOnly: 'Only the owner can download the original of a video',

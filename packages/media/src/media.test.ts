@@ -134,6 +134,7 @@ describe('refusalOf', () => {
     expect(refusalOf({ streams: [{ ...video, codec_name: 'png' }], format: { format_name: 'png_pipe' } }, max)).toBe('This file is a picture: upload a video file');
     expect(refusalOf({ streams: [video], format: { format_name: 'mpegts', duration: '10' } }, max)).toMatch(/^Upload a video file \(mp4/);
     expect(refusalOf({ streams: [video], format: { format_name: 'matroska,webm', duration: '36000' } }, max)).toBe('Videos can be at most 60 minutes long');
+    expect(refusalOf({ streams: [video], format: { format_name: 'matroska,webm', duration: '90' } }, { maxDurationSeconds: 60 })).toBe('Videos can be at most 1 minute long');
   });
 });
 

@@ -142,7 +142,8 @@ export function refusalOf(raw: RawProbe, opts: { maxDurationSeconds: number }): 
   if (!movie || !formats.some((f) => ACCEPTED_DEMUXERS.includes(f))) return `Upload a video file (${VIDEO_UPLOAD.text})`;
   const duration = Number(raw.format?.duration ?? movie.duration);
   if (Number.isFinite(duration) && duration > opts.maxDurationSeconds) {
-    return `Videos can be at most ${Math.floor(opts.maxDurationSeconds / 60)} minutes long`;
+    const minutes = Math.floor(opts.maxDurationSeconds / 60);
+    return `Videos can be at most ${minutes} ${minutes === 1 ? 'minute' : 'minutes'} long`;
   }
   return undefined;
 }

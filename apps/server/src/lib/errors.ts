@@ -23,6 +23,8 @@ export class LoginRequired extends ApiError {
 export const loginRequired = (message: string) => new LoginRequired(message);
 export const forbidden = (message = 'You are not allowed to do this') => new ApiError(403, message);
 export const notFound = (message = 'Not found') => new ApiError(404, message);
+/** Was here, and is gone for good on purpose (a moderators' take-down). */
+export const gone = (message: string) => new ApiError(410, message);
 export const conflict = (message: string, data: Record<string, unknown> | null = null) =>
   new ApiError(409, message, data);
 export const tooMany = (message: string, data: Record<string, unknown> | null = null) => new ApiError(429, message, data);

@@ -2,11 +2,15 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readOutbox, TEST_ENV } from '../../test/harness.ts';
+import { bootPersistentApp, readOutbox, TEST_ENV } from '../../test/harness.ts';
+import { decodeWords } from '../../test/mime.ts';
 import { startSmtp, type TestSmtp } from '../../test/smtp.ts';
 import { loadConfig } from '../config.ts';
-import { createMailer, OutboxMailer } from './mailer.ts';
+import { createMailer, OutboxMailer, senderFor } from './mailer.ts';
 import { resetLink, verificationLink, verificationMail } from './templates.ts';
+
+/** The instance's name as the settings service gives it. */
+const named = (name = 'Glimpse') => ({ get: async () => ({ name }) });
 
 let dataDir: string;
 beforeAll(async () => {
@@ -17,7 +21,7 @@ afterAll(() => rm(dataDir, { recursive: true, force: true }));
 describe('mailer', () => {
   it('writes an RFC 822 message to DATA_DIR/outbox and logs its link when no SMTP_URL is set', async () => {
     const lines: string[] = [];
-    const mailer = createMailer(loadConfig({ ...TEST_ENV, DATA_DIR: dataDir }), (line) => lines.push(line));
+    const mailer = createMailer(loadConfig({ ...TEST_ENV, DATA_DIR: dataDir }), named(), (line) => lines.push(line));
     expect(mailer).toBeInstanceOf(OutboxMailer);
     const link = verificationLink('http://glimpse.test', 'tok-123');
     await mailer.send(verificationMail({ email: 'ada@example.com', fullName: 'Ada' }, link, 24));
@@ -37,12 +41,46 @@ describe('mailer', () => {
   });
 
   it('writes the HTML part and extra headers to the outbox too', async () => {
-    const mailer = createMailer(loadConfig({ ...TEST_ENV, DATA_DIR: dataDir }), () => {});
+    const mailer = createMailer(loadConfig({ ...TEST_ENV, DATA_DIR: dataDir }), named(), () => {});
     await mailer.send({ ...rich, to: 'outbox-rich@example.com' });
     const mail = (await readOutbox(dataDir)).find((m) => m.to === 'outbox-rich@example.com')!;
     expect(mail.text.trimEnd()).toBe(rich.text);
     expect(mail.html.trimEnd()).toBe(rich.html);
     expect(mail.headers['list-unsubscribe']).toBe(rich.headers['List-Unsubscribe']);
+  });
+
+  it("sends under the instance's name when MAIL_FROM is an address alone, read at each mail", async () => {
+    const box = path.join(dataDir, 'named');
+    let name = 'Ciné Club, Lyon';
+    const mailer = createMailer(loadConfig({ ...TEST_ENV, DATA_DIR: box }), { get: async () => ({ name }) }, () => {});
+    await mailer.send({ ...rich, to: 'first@example.com' });
+    name = 'Club, Lyon';
+    await mailer.send({ ...rich, to: 'second@example.com' });
+    const froms = (await readOutbox(box)).map((m) => [m.to, decodeWords(m.headers.from!)]);
+    expect(froms).toEqual([
+      // One encoded word (its comma encoded too), then a quoted ASCII phrase.
+      ['first@example.com', 'Ciné Club, Lyon <no-reply@glimpse.local>'],
+      ['second@example.com', '"Club, Lyon" <no-reply@glimpse.local>'],
+    ]);
+  });
+
+  it("keeps a sender name the operator wrote in MAIL_FROM; takes an address in brackets alone as no name", () => {
+    expect(senderFor('Ops team <ops@x.org>', 'Ciné Club')).toBe('Ops team <ops@x.org>');
+    expect(senderFor('"Ops, team" <ops@x.org>', 'Ciné Club')).toBe('"Ops, team" <ops@x.org>');
+    expect(senderFor('ops@x.org', 'Ciné Club')).toEqual({ name: 'Ciné Club', address: 'ops@x.org' });
+    expect(senderFor(' <ops@x.org> ', 'Ciné Club')).toEqual({ name: 'Ciné Club', address: 'ops@x.org' });
+  });
+
+  it("an app booted like npm start mails from the name set in Administration -> Settings", async () => {
+    const booted = await bootPersistentApp(path.join(dataDir, 'booted'));
+    try {
+      await booted.ctx.settings.update({ name: 'Ciné Club' });
+      await booted.ctx.mailer.send({ ...rich, to: 'booted@example.com' });
+      const [mail] = await readOutbox(path.join(dataDir, 'booted'));
+      expect(decodeWords(mail!.headers.from!)).toBe('Ciné Club <no-reply@glimpse.local>');
+    } finally {
+      await booted.close();
+    }
   });
 
   it('builds links on the public base URL with the token encoded', () => {
@@ -71,7 +109,7 @@ describe('SMTP (a real server: STARTTLS and a login required)', () => {
   afterAll(() => smtp.close());
 
   it('logs in over STARTTLS and delivers both bodies and the extra headers', async () => {
-    const mailer = createMailer(loadConfig({ ...TEST_ENV, DATA_DIR: dataDir, SMTP_URL: smtp.url }));
+    const mailer = createMailer(loadConfig({ ...TEST_ENV, DATA_DIR: dataDir, SMTP_URL: smtp.url }), named());
     expect(mailer).not.toBeInstanceOf(OutboxMailer);
     await mailer.send(rich);
     const mail = await smtp.next(0);
@@ -92,7 +130,7 @@ describe('SMTP (a real server: STARTTLS and a login required)', () => {
   it('refuses a wrong password, and sends nothing', async () => {
     const before = smtp.received.length;
     const wrong = smtp.url.replace(`:${smtp.password}@`, ':not-the-password@');
-    const mailer = createMailer(loadConfig({ ...TEST_ENV, DATA_DIR: dataDir, SMTP_URL: wrong }));
+    const mailer = createMailer(loadConfig({ ...TEST_ENV, DATA_DIR: dataDir, SMTP_URL: wrong }), named());
     await expect(mailer.send(rich)).rejects.toMatchObject({ code: 'EAUTH' });
     expect(smtp.received).toHaveLength(before);
   });
@@ -100,7 +138,7 @@ describe('SMTP (a real server: STARTTLS and a login required)', () => {
   it('cannot log in in clear text: the server offers AUTH only after STARTTLS', async () => {
     const before = smtp.received.length;
     const clear = smtp.url.replace('requireTLS=true', 'ignoreTLS=true');
-    const mailer = createMailer(loadConfig({ ...TEST_ENV, DATA_DIR: dataDir, SMTP_URL: clear }));
+    const mailer = createMailer(loadConfig({ ...TEST_ENV, DATA_DIR: dataDir, SMTP_URL: clear }), named());
     await expect(mailer.send(rich)).rejects.toMatchObject({ code: 'EAUTH' });
     expect(smtp.received).toHaveLength(before);
   });

@@ -16,8 +16,26 @@ export interface MailMessage {
   headers?: Record<string, string>;
 }
 
+/** Where the instance's current name comes from (the settings service; read per mail, it is cached). */
+export interface SenderNameSource {
+  get(): Promise<{ name: string }>;
+}
+
+/** A MAIL_FROM with its own display name ("Ops <ops@x.org>"): the operator chose it, and it stays. */
+const NAMED = /^\s*("[^"]*"|[^<]*\S)\s*<[^>]+>\s*$/;
+
+/**
+ * The From of every mail: MAIL_FROM as given when it names a sender, else its address under the
+ * instance's name (Administration -> Settings), which nodemailer quotes and encodes as needed.
+ */
+export function senderFor(mailFrom: string, instanceName: string): string | { name: string; address: string } {
+  if (NAMED.test(mailFrom)) return mailFrom;
+  const address = /<([^>]+)>/.exec(mailFrom)?.[1] ?? mailFrom.trim();
+  return { name: instanceName, address };
+}
+
 /** What nodemailer is given: the same for SMTP and the outbox, so the outbox shows what SMTP would send. */
-const envelope = (from: string, m: MailMessage) => ({
+const envelope = (from: string | { name: string; address: string }, m: MailMessage) => ({
   from,
   to: m.to,
   subject: m.subject,
@@ -39,13 +57,13 @@ class SmtpMailer implements Mailer {
 
   constructor(
     smtpUrl: string,
-    private readonly from: string,
+    private readonly from: () => Promise<ReturnType<typeof senderFor>>,
   ) {
     this.transport = nodemailer.createTransport(smtpUrl);
   }
 
   async send(message: MailMessage): Promise<void> {
-    await this.transport.sendMail(envelope(this.from, message));
+    await this.transport.sendMail(envelope(await this.from(), message));
   }
 }
 
@@ -55,12 +73,12 @@ export class OutboxMailer implements Mailer {
 
   constructor(
     readonly dir: string,
-    private readonly from: string,
+    private readonly from: () => Promise<ReturnType<typeof senderFor>>,
     private readonly log: (line: string) => void,
   ) {}
 
   async send(message: MailMessage): Promise<void> {
-    const info = await this.transport.sendMail(envelope(this.from, message));
+    const info = await this.transport.sendMail(envelope(await this.from(), message));
     await mkdir(this.dir, { recursive: true });
     // Time first so a directory listing is in sending order; the id keeps names unique.
     const file = path.join(this.dir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${newId()}.eml`);
@@ -69,8 +87,9 @@ export class OutboxMailer implements Mailer {
   }
 }
 
-/** SMTP when configured, else the outbox folder DATA_DIR/outbox. */
-export function createMailer(config: Config, log: (line: string) => void = console.log): Mailer {
-  if (config.smtpUrl) return new SmtpMailer(config.smtpUrl, config.mailFrom);
-  return new OutboxMailer(path.join(config.dataDir, 'outbox'), config.mailFrom, log);
+/** SMTP when configured, else the outbox folder DATA_DIR/outbox; sent from `senderFor`. */
+export function createMailer(config: Config, instance: SenderNameSource, log: (line: string) => void = console.log): Mailer {
+  const from = async () => senderFor(config.mailFrom, (await instance.get()).name);
+  if (config.smtpUrl) return new SmtpMailer(config.smtpUrl, from);
+  return new OutboxMailer(path.join(config.dataDir, 'outbox'), from, log);
 }

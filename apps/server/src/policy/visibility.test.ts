@@ -5,7 +5,7 @@ import { comments, tweets, users, videos } from '../db/schema.ts';
 import { newId } from '../lib/ids.ts';
 import { createTweet, createUser, createVideo, freshDatabase } from '../../test/harness.ts';
 import { accountVisibleTo } from './content-state.ts';
-import { commentShownTo, directlyVisibleTo, publicMediaToken, tweetShownTo, videoListedTo, videoVisibleTo, videoVisibility } from './visibility.ts';
+import { commentShownTo, directlyVisibleTo, publicMediaToken, tweetShownTo, videoListedTo, videoRemovedByModerators, videoVisibleTo, videoVisibility } from './visibility.ts';
 
 // The policy's rules, each read against real rows in a real database: who sees what, per state.
 let database: Database;
@@ -27,6 +27,10 @@ beforeAll(async () => {
   await video('processing', { status: 'processing' });
   await video('takenDown', { takenDownAt: new Date() });
   await video('bySuspended', {}, suspended);
+  await video('takenDownUnlisted', { privacy: 'unlisted', takenDownAt: new Date() });
+  await video('takenDownPrivate', { privacy: 'private', takenDownAt: new Date() });
+  await video('takenDownProcessing', { status: 'processing', takenDownAt: new Date() });
+  await video('takenDownBySuspended', { takenDownAt: new Date() }, suspended);
   const tweet = async (name: string, over: Parameters<typeof createTweet>[2], by = owner) => (ids[name] = (await createTweet(ctx, { id: by }, over)).id);
   await tweet('tweet', {});
   await tweet('heldTweet', { reviewState: 'held' });
@@ -81,6 +85,11 @@ describe('videos', () => {
     const tokens = await database.db.select({ id: videos.id, token: publicMediaToken(videos) }).from(videos);
     const withToken = VIDEOS.filter((name) => tokens.find((t) => t.id === ids[name])?.token);
     expect(withToken).toEqual(['public']);
+  });
+
+  it('"removed by the moderators" only where a visitor could otherwise open it: not private, unfinished or a suspended account’s', async () => {
+    const all = [...VIDEOS, 'takenDownUnlisted', 'takenDownPrivate', 'takenDownProcessing', 'takenDownBySuspended'];
+    expect(await passing(videos, all, videoRemovedByModerators(videos))).toEqual(['takenDown', 'takenDownUnlisted']);
   });
 
   it('the plain check matches the SQL rule for one viewer', () => {

@@ -1,6 +1,6 @@
 import { and, eq, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { comments, tweets, videos } from '../db/schema.ts';
-import { moderationClear } from './content-state.ts';
+import { accountSuspended, moderationClear } from './content-state.ts';
 
 /**
  * The visibility policy (ARCHITECTURE §9, §13): every "who may see this" rule for videos, tweets and
@@ -48,6 +48,14 @@ export const directlyVisibleTo = (shownToVisitors: boolean, ownerId: string, vie
   shownToVisitors || (viewerId !== null && ownerId === viewerId);
 /** Whether the video may appear in a list the viewer sees: public only (or their own). */
 export const videoListedVisibility = (cols: VisibilityColumns, viewerId: string | null): SQL => videoRule(cols, viewerId, 'listed');
+
+/**
+ * A video a visitor could open by its link but for the moderators' take-down: the page may say it
+ * was removed rather than not found. A private or unfinished video, or a suspended account's, stays
+ * not found, so the answer tells nothing a visitor could not have seen before the take-down.
+ */
+export const videoRemovedByModerators = (cols: VisibilityColumns): SQL =>
+  sql`(${cols.takenDownAt} IS NOT NULL AND ${cols.privacy} IN ('public', 'unlisted') AND ${cols.status} = 'ready' AND NOT ${accountSuspended(cols.ownerId)})`;
 
 /** The rules over the `videos` table (Drizzle query-builder queries). */
 export const videoVisibleTo = (viewerId: string | null): SQL => videoVisibility(videos, viewerId);

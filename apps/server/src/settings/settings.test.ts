@@ -97,7 +97,7 @@ describe('the maximum video duration', () => {
     await t.ctx.settings.update({ maxVideoMinutes: 1 });
     const refused = await uploadVideo(t.app, auth, file, 'too long');
     expect(refused.statusCode).toBe(400);
-    expect(refused.json().message).toBe('Videos can be at most 1 minutes long');
+    expect(refused.json().message).toBe('Videos can be at most 1 minute long');
     await t.ctx.settings.update({ maxVideoMinutes: 3 });
     const accepted = await uploadVideo(t.app, auth, file, 'fits');
     expect(accepted.statusCode, accepted.body).toBe(201);

@@ -1,5 +1,21 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { englishAgo, formatCount, formatDate, formatDateTime, formatDuration, formatNumber, formatRelative, formatSize, plural } from './format.ts';
+import {
+  axisStep,
+  englishAgo,
+  formatAxisDays,
+  formatCount,
+  formatDate,
+  formatDateTime,
+  formatDay,
+  formatDuration,
+  formatNumber,
+  formatPercent,
+  formatRelative,
+  formatSize,
+  formatWatchTime,
+  localDay,
+  plural,
+} from './format.ts';
 import { setLocale, t } from './i18n/i18n.ts';
 import { initials, initialsAvatar } from './avatar.ts';
 
@@ -20,13 +36,16 @@ describe('formatCount', () => {
 });
 
 describe('formatSize', () => {
+  // Decimal units, as the server's messages and the admin's quota form count; the spec's names and two decimals.
   it.each([
     [0, '0.00 B'],
     [512, '512.00 B'],
-    [1536, '1.50 KB'],
-    [3 * 1024 * 1024, '3.00 MB'],
-    [1.25 * 1024 ** 3, '1.25 GB'],
-    [2048 * 1024 ** 3, '2048.00 GB'],
+    [1500, '1.50 KB'],
+    [999_999, '1.00 MB'],
+    [3_000_000, '3.00 MB'],
+    [8_300_000, '8.30 MB'],
+    [1_250_000_000, '1.25 GB'],
+    [2_048_000_000_000, '2.05 TB'],
   ])('%d -> %s', (n, s) => expect(formatSize(n)).toBe(s));
 });
 
@@ -89,9 +108,40 @@ describe('per locale (ADR 021)', () => {
     expect([1234, 1_500_000].map((n) => nb(formatCount(n, 'es')))).toEqual(['1,23 mil', '1,50 M']);
   });
 
-  it('writes sizes in the locale units (French octets)', () => {
-    expect(nb(formatSize(1536, 'fr'))).toBe('1,50 Ko');
-    expect(nb(formatSize(3 * 1024 * 1024, 'es'))).toBe('3,00 MB');
+  it('writes sizes in the locale units (French octets), decimal as in English', () => {
+    expect([512, 1500, 3_120_000, 5e9].map((n) => nb(formatSize(n, 'fr')))).toEqual(['512,00 o', '1,50 ko', '3,12 Mo', '5,00 Go']);
+    expect(nb(formatSize(3_000_000, 'es'))).toBe('3,00 MB');
+    // No break inside a size: the number and its unit stay on one line.
+    expect(formatSize(3_120_000, 'fr')).not.toContain(' ');
+  });
+
+  it('writes shares and watch time per locale', () => {
+    expect([formatPercent(0.42, 'en'), nb(formatPercent(0.42, 'fr')), formatPercent(1, 'en')]).toEqual(['42%', '42 %', '100%']);
+    expect([20, 720, 12_600].map((s) => formatWatchTime(s, 'en'))).toEqual(['20 sec', '12 min', '3.5 hr']);
+    expect([20, 720, 12_600].map((s) => nb(formatWatchTime(s, 'fr')))).toEqual(['20 s', '12 min', '3,5 h']);
+  });
+
+  it('labels chart days short and localised, naming the month where it changes, with the year only when they span two', () => {
+    const days = ['2026-03-05', '2026-03-06', '2026-03-20', '2026-04-02'];
+    expect(formatAxisDays(days, 1, 'en')).toEqual(['Mar 5', '6', '20', 'Apr 2']);
+    expect(formatAxisDays(days, 1, 'fr').map(nb)).toEqual(['5 mars', '6', '20', '2 avr.']);
+    expect(formatAxisDays(days, 1, 'es').map(nb)).toEqual(['5 mar', '6', '20', '2 abr']);
+    // One label every `step` days, '' between; the month named on the first labelled day of it.
+    expect(formatAxisDays(days, 2, 'en')).toEqual(['Mar 5', '', '20', '']);
+    expect(formatAxisDays(['2026-03-30', '2026-03-31', '2026-04-01', '2026-04-02'], 3, 'en')).toEqual(['Mar 30', '', '', 'Apr 2']);
+    expect(formatAxisDays(['2025-12-31', '2026-01-01'], 1, 'en')).toEqual(['Dec 31, 25', 'Jan 1, 26']);
+    // No ISO date and no bare year on an axis.
+    expect(formatAxisDays(days, 1, 'fr').join(' ')).not.toMatch(/\d{4}|\//);
+    expect([formatDay('2026-03-05', 'en'), nb(formatDay('2026-03-05', 'fr'))]).toEqual(['Mar 5, 2026', '5 mars 2026']);
+  });
+
+  it('spaces axis labels to at most six', () => {
+    expect([1, 6, 7, 28, 90, 365].map((n) => axisStep(n))).toEqual([1, 1, 2, 5, 15, 61]);
+  });
+
+  it('keys days as yyyy-MM-dd in local time whatever the language', async () => {
+    await setLocale('fr');
+    expect(localDay(new Date(2024, 0, 5, 23, 30))).toBe('2024-01-05');
   });
 
   it('says relative times in the locale', () => {
@@ -124,6 +174,12 @@ describe('per locale (ADR 021)', () => {
     expect(t('time.justNow')).toBe("à l'instant");
     await setLocale('es');
     expect(plural(2, 'count.subscribers')).toBe('2 suscriptores');
+  });
+
+  it("counts comments: the spec's 'N Comments' in English, one comment singular", async () => {
+    expect([0, 1, 2, 1500].map((n) => plural(n, 'comments.title'))).toEqual(['0 Comments', '1 Comment', '2 Comments', '1.50K Comments']);
+    await setLocale('fr');
+    expect([0, 1, 2].map((n) => plural(n, 'comments.title'))).toEqual(['0 commentaire', '1 commentaire', '2 commentaires']);
   });
 });
 

@@ -1,25 +1,35 @@
 import { getLocale, t, type Locale, type MessageKey } from './i18n/i18n.ts';
 
 /**
- * Display formats of spec §9, in the current locale (ADR 021). English keeps the spec's exact
- * shapes ('1.23K', '1.50 KB', 'yyyy-MM-dd'); French and Spanish use their own separators and units.
+ * Display formats of spec §9, in the current locale (ADR 021 and its 2026-12 addendum). English keeps
+ * the spec's exact shapes ('1.23K', '1.50 KB', 'yyyy-MM-dd'); French and Spanish use their own
+ * separators and units. Every number, size, share and date shown goes through here: one page never
+ * writes a number two ways.
  */
 
-// Per locale: count suffixes (thousand, million, billion) and byte units.
+// Per locale: count suffixes (thousand, million, billion).
 const COUNT_SUFFIXES: Record<Locale, [string, string, string]> = { en: ['K', 'M', 'B'], fr: ['\u00a0k', '\u00a0M', '\u00a0Md'], es: ['\u00a0mil', '\u00a0M', '\u00a0mil\u00a0M'] };
-const SIZE_UNITS: Record<Locale, string[]> = { en: ['B', 'KB', 'MB', 'GB'], fr: ['o', 'Ko', 'Mo', 'Go'], es: ['B', 'KB', 'MB', 'GB'] };
 
-const fixedFormats = new Map<string, Intl.NumberFormat>();
+/** One Intl formatter per locale and options: making one is the slow part. */
+function memo<O, F>(make: (locale: Locale, options: O) => F): (locale: Locale, options: O) => F {
+  const made = new Map<string, F>();
+  return (locale, options) => {
+    const id = `${locale}:${JSON.stringify(options)}`;
+    let f = made.get(id);
+    if (!f) {
+      f = make(locale, options);
+      made.set(id, f);
+    }
+    return f;
+  };
+}
+const numberFormat = memo((locale, options: Intl.NumberFormatOptions) => new Intl.NumberFormat(locale, options));
+const dateFormat = memo((locale, options: Intl.DateTimeFormatOptions) => new Intl.DateTimeFormat(locale, options));
+
 /** `v` with exactly `digits` decimals, in the locale's notation (English: plain toFixed, as the spec shows). */
 function fixed(v: number, digits: number, locale: Locale): string {
   if (locale === 'en') return v.toFixed(digits);
-  const id = `${locale}:${digits}`;
-  let f = fixedFormats.get(id);
-  if (!f) {
-    f = new Intl.NumberFormat(locale, { minimumFractionDigits: digits, maximumFractionDigits: digits, useGrouping: false });
-    fixedFormats.set(id, f);
-  }
-  return f.format(v);
+  return numberFormat(locale, { minimumFractionDigits: digits, maximumFractionDigits: digits, useGrouping: false }).format(v);
 }
 
 /** 999 -> '999', 1234 -> '1.23K', 12345 -> '12.3K', 1.5e6 -> '1.50M', 2e9 -> '2.00B'. */
@@ -42,17 +52,36 @@ export function formatCount(n: number, locale: Locale = getLocale()): string {
   return `${sign}${Math.round(abs)}`;
 }
 
-/** Bytes with two decimals: '512.00 B', '1.50 KB', '3.00 MB', '1.25 GB'. */
+// Decimal units (1 KB = 1000 bytes), as the server's messages and the admin's quota form count.
+const SIZE_UNITS: [number, string][] = [
+  [1e12, 'terabyte'],
+  [1e9, 'gigabyte'],
+  [1e6, 'megabyte'],
+  [1e3, 'kilobyte'],
+  [1, 'byte'],
+];
+// The spec's English unit names; the other languages take Intl's (fr 'octet', 'ko', 'Mo'; es 'kB').
+const SPEC_UNITS: Record<string, string> = { byte: 'B', kilobyte: 'KB', megabyte: 'MB', gigabyte: 'GB', terabyte: 'TB' };
+
+/** Bytes in decimal units with two decimals (spec §9): '512.00 B', '1.50 KB', '3.00 MB'; fr '3,00 Mo'. */
 export function formatSize(bytes: number, locale: Locale = getLocale()): string {
-  const units = SIZE_UNITS[locale];
-  let v = Math.max(0, bytes);
-  let i = 0;
-  while (v >= 1024 && i < units.length - 1) {
-    v /= 1024;
-    i++;
-  }
-  // A no-break space keeps '1,50 Mo' on one line; English keeps the spec's plain space.
-  return `${fixed(v, 2, locale)}${locale === 'en' ? ' ' : '\u00a0'}${units[i]}`;
+  const b = Math.max(0, bytes || 0);
+  // The largest unit that reads 1.00 or more once rounded (999,999 bytes is '1.00 MB', not '1000.00 KB').
+  const [size, unit] = SIZE_UNITS.find(([size]) => Math.round((b / size) * 100) >= 100) ?? SIZE_UNITS.at(-1)!;
+  const parts = numberFormat(locale, { style: 'unit', unit, unitDisplay: 'short', minimumFractionDigits: 2, maximumFractionDigits: 2 }).formatToParts(b / size);
+  return parts.map((p) => (locale === 'en' && p.type === 'unit' ? SPEC_UNITS[unit] : p.value)).join('');
+}
+
+/** A share (0.42) as a whole percentage in the locale's way: '42%', fr '42 %'. */
+export function formatPercent(share: number, locale: Locale = getLocale()): string {
+  return numberFormat(locale, { style: 'percent', maximumFractionDigits: 0 }).format(share);
+}
+
+/** Time spent at the scale it has: '20 sec', '12 min', '3.5 hr' (fr '20 s', '12 min', '3,5 h'). */
+export function formatWatchTime(seconds: number, locale: Locale = getLocale()): string {
+  const s = Math.max(0, Math.round(seconds || 0));
+  const [value, unit, digits] = s < 60 ? [s, 'second', 0] : s < 3600 ? [Math.floor(s / 60), 'minute', 0] : [s / 3600, 'hour', 1];
+  return numberFormat(locale, { style: 'unit', unit, unitDisplay: 'short', maximumFractionDigits: digits }).format(value);
 }
 
 /** Seconds as h:mm:ss or m:ss; under a minute the seconds as '0:ss' so a badge never reads as a bare number. */
@@ -106,26 +135,63 @@ export function formatRelative(date: string | number | Date, now: number = Date.
   return f.format(-count, unit);
 }
 
+const pad = (x: number) => String(x).padStart(2, '0');
+
+/** The local calendar day of a moment as yyyy-MM-dd, whatever the language: a key to group and sort by. */
+export function localDay(date: string | number | Date): string {
+  const d = new Date(date);
+  if (Number.isNaN(d.getTime())) return '';
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+}
+
 /** yyyy-MM-dd in local time (dashboard dates, spec §9); fr/es their short numeric date (dd/mm/yyyy). */
 export function formatDate(date: string | number | Date, locale: Locale = getLocale()): string {
   const d = new Date(date);
   if (Number.isNaN(d.getTime())) return '';
-  if (locale !== 'en') return new Intl.DateTimeFormat(locale, { year: 'numeric', month: '2-digit', day: '2-digit' }).format(d);
-  const pad = (x: number) => String(x).padStart(2, '0');
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+  if (locale !== 'en') return dateFormat(locale, { year: 'numeric', month: '2-digit', day: '2-digit' }).format(d);
+  return localDay(d);
+}
+
+// A calendar day ('yyyy-MM-dd') is read at UTC midnight and written in UTC, so no time zone moves it.
+const dayAt = (day: string) => new Date(`${day}T00:00:00Z`);
+
+/** How far apart a chart's x labels are, so that it shows at most `max` of them (6 fit a phone). */
+export const axisStep = (count: number, max = 6): number => Math.max(1, Math.ceil(count / max));
+
+/**
+ * The x labels of a chart of days (each 'yyyy-MM-dd'), one every `step` days and '' between: short
+ * and localised, the month named only where it changes ('Mar 5', '10', '15', 'Apr 1'; fr '5 mars',
+ * '10'...; es '5 mar'), with a two-digit year ('Dec 28, 25', 'Jan 2, 26') when the days span two.
+ */
+export function formatAxisDays(days: readonly string[], step = 1, locale: Locale = getLocale()): string[] {
+  const years = new Set(days.map((d) => d.slice(0, 4)));
+  const withMonth = dateFormat(locale, { month: 'short', day: 'numeric', timeZone: 'UTC', ...(years.size > 1 ? { year: '2-digit' } : {}) });
+  const dayOnly = dateFormat(locale, { day: 'numeric', timeZone: 'UTC' });
+  let named = '';
+  return days.map((d, i) => {
+    if (i % step !== 0) return '';
+    const month = d.slice(0, 7);
+    const f = month === named ? dayOnly : withMonth;
+    named = month;
+    return f.format(dayAt(d));
+  });
+}
+
+/** A calendar day ('yyyy-MM-dd') in full, for a chart's table and tooltips: 'Mar 5, 2026', fr '5 mars 2026'. */
+export function formatDay(day: string, locale: Locale = getLocale()): string {
+  return dateFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' }).format(dayAt(day));
 }
 
 /** yyyy-MM-dd HH:mm in local time (a scheduled publication). */
 export function formatDateTime(date: string | number | Date, locale: Locale = getLocale()): string {
   const d = new Date(date);
   if (Number.isNaN(d.getTime())) return '';
-  const pad = (x: number) => String(x).padStart(2, '0');
   return `${formatDate(d, locale)} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
 }
 
-/** A whole number with the locale's grouping (1,234 / 1 234 / 1234). */
+/** A number with the locale's grouping and decimal sign (1,234.5 / 1 234,5 / 1234,5). */
 export function formatNumber(n: number, locale: Locale = getLocale()): string {
-  return new Intl.NumberFormat(locale).format(n);
+  return numberFormat(locale, {}).format(n);
 }
 
 /**

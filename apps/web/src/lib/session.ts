@@ -1,5 +1,6 @@
 import type { Role } from '@glimpse/contract';
 import { useSyncExternalStore } from 'react';
+import { storage } from './storage.ts';
 
 /** The logged-in user as kept in localStorage (spec §3). */
 export interface StoredUser {
@@ -34,16 +35,8 @@ let storedUser: StoredUser | null = readStoredUser();
 let ended = false;
 
 function readStoredUser(): StoredUser | null {
-  try {
-    const raw = globalThis.localStorage?.getItem(USER_KEY);
-    if (!raw) return null;
-    const parsed = JSON.parse(raw) as Partial<StoredUser>;
-    return parsed && typeof parsed.userId === 'string' && typeof parsed.userName === 'string'
-      ? (parsed as StoredUser)
-      : null;
-  } catch {
-    return null;
-  }
+  const parsed = storage.getJson(USER_KEY) as Partial<StoredUser> | null;
+  return parsed && typeof parsed.userId === 'string' && typeof parsed.userName === 'string' ? (parsed as StoredUser) : null;
 }
 
 function emit() {
@@ -71,14 +64,14 @@ export const session = {
   setUser(user: StoredUser | null) {
     if (user) ended = false;
     storedUser = user;
-    if (user) localStorage.setItem(USER_KEY, JSON.stringify(user));
-    else localStorage.removeItem(USER_KEY);
+    if (user) storage.set(USER_KEY, JSON.stringify(user));
+    else storage.remove(USER_KEY);
     emit();
   },
   /** Forget both the access token and the stored user. */
   clear() {
     accessToken = null;
-    if (storedUser === null && localStorage.getItem(USER_KEY) === null) return;
+    if (storedUser === null && storage.get(USER_KEY) === null) return;
     session.setUser(null);
   },
   /** The server refused the session (401, failed refresh): clear, remembering it ended for a stored user. */

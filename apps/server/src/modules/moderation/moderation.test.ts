@@ -114,8 +114,9 @@ describe('take-down, appeal and restore', () => {
     expect((await act(moderator, 'video', video.id, 'take-down', { reason: 'Graphic violence' })).status).toBe(200);
     expectError(await act(moderator, 'video', video.id, 'take-down', { reason: 'again' }), 409);
 
+    // A visitor learns it was removed (it was public: nothing new is told), not that it never was.
     for (const as of [undefined, reporter]) {
-      expect((await call(t, 'GET', `/videos/${video.id}`, { as })).status).toBe(404);
+      expectError(await call(t, 'GET', `/videos/${video.id}`, { as }), 410, 'This video was removed by the moderators');
       const home = JSON.stringify((await call(t, 'GET', '/videos?query=zebra', { as })).body);
       expect(home).not.toContain(video.id);
     }
@@ -150,6 +151,13 @@ describe('take-down, appeal and restore', () => {
     for (const r of [reporter, reporter2]) {
       expect((await mailsTo(r)).filter((m) => m.text.includes('Zebra crossing tutorial') && m.text.includes('took action'))).toHaveLength(1);
     }
+  });
+
+  it('a taken-down private video stays "not found" to others: the 410 tells nothing a visitor could not see before', async () => {
+    const hidden = await createVideo(t.ctx, owner, { privacy: 'private', takenDownAt: new Date(), takedownReason: 'spam' });
+    for (const as of [undefined, reporter]) expectError(await call(t, 'GET', `/videos/${hidden.id}`, { as }), 404, 'Video not found');
+    expectError(await call(t, 'GET', `/videos/${MISSING_ID}`), 404, 'Video not found');
+    expect((await call(t, 'GET', `/videos/${hidden.id}`, { as: owner })).body.data.video.takedown.reason).toBe('spam');
   });
 
   it('hides taken-down tweets and comments from others, not from their owner', async () => {

@@ -182,7 +182,7 @@ describe('SMTP', () => {
     const fan = await createUser(t.ctx);
     const video = await createVideo(t.ctx, owner, { title: 'Over the wire' });
     const good = t.ctx.mailer;
-    const smtpMailer = (url: string) => createMailer(loadConfig({ ...TEST_ENV, DATA_DIR: t.dataDir, SMTP_URL: url }));
+    const smtpMailer = (url: string) => createMailer(loadConfig({ ...TEST_ENV, DATA_DIR: t.dataDir, SMTP_URL: url }), t.ctx.settings);
     t.ctx.mailer = smtpMailer(smtp.url.replace(`:${smtp.password}@`, ':wrong@'));
     try {
       await comment(fan, video.id, 'Hello over SMTP');

@@ -5,7 +5,7 @@ import { videos } from '../../db/schema.ts';
 import { badRequest } from '../../lib/errors.ts';
 import { isUuid } from '../../lib/ids.ts';
 import type { CursorValue } from '../../lib/pagination.ts';
-import { publicMediaToken, videoListedTo, videoListedVisibility, videoVisibility } from '../../policy/visibility.ts';
+import { publicMediaToken, videoListedTo, videoListedVisibility, videoRemovedByModerators, videoVisibility } from '../../policy/visibility.ts';
 
 export type VideoTableRow = typeof videos.$inferSelect;
 
@@ -254,6 +254,12 @@ export class VideosRepository {
       sql`${videoSelect(viewerId)} FROM videos v JOIN users u ON u.id = v.owner_id WHERE v.id = ${id} AND ${visibleTo(viewerId, staff)}`,
     );
     return row;
+  }
+
+  /** Whether the moderators took down a video visitors could otherwise open (policy: videoRemovedByModerators). */
+  async isRemovedByModerators(id: string): Promise<boolean> {
+    const [row] = await this.db.select({ id: videos.id }).from(videos).where(and(eq(videos.id, id), videoRemovedByModerators(videos)));
+    return row !== undefined;
   }
 
   /** One page (limit + 1 rows) with each row's cursor key; keyset when a cursor is given, else offset. */

@@ -39,7 +39,7 @@ export const videosRoutes: FastifyPluginAsyncZod<ModuleOptions> = async (app, { 
     '/videos/:id',
     { schema: { tags, params: videoIdParam, querystring: z.object({ userId: z.string().optional() }) } },
     async (request, reply) =>
-      ok(reply, { video: await service.get(request.params.id, viewerId(request), can(request.viewer ?? null, 'viewPrivate')) }, 'Video fetched successfully'),
+      ok(reply, { video: await service.open(request.params.id, viewerId(request), can(request.viewer ?? null, 'viewPrivate')) }, 'Video fetched successfully'),
   );
 
   app.get(

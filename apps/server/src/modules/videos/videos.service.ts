@@ -3,7 +3,7 @@ import { announceVideo } from './announce.ts';
 import { videoMessages, type PlaylistSummary, type VideoEditFields, type VideoListQuery, type VideoSearchPage } from '@glimpse/contract';
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/client.ts';
-import { forbidden, notFound } from '../../lib/errors.ts';
+import { forbidden, gone, notFound } from '../../lib/errors.ts';
 import { decodeCursor, toPage, type CursorValue, type PageInfo } from '../../lib/pagination.ts';
 import { JobsRepository } from '../../jobs/jobs.repository.ts';
 import { videoPrefixes } from '../../storage/media-keys.ts';
@@ -100,6 +100,13 @@ export class VideosService {
     const row = await this.videos.findVisible(id, viewerId, staff);
     if (!row) throw notFound(videoMessages.notFound);
     return toVideo(this.media, row);
+  }
+
+  /** GET videos/{id}: as `get`, but a video the moderators took down says so (410) where a visitor could have opened it. */
+  async open(id: string, viewerId: string | null, staff: boolean) {
+    const row = await this.videos.findVisible(id, viewerId, staff);
+    if (row) return toVideo(this.media, row);
+    throw (await this.videos.isRemovedByModerators(id)) ? gone(videoMessages.removed) : notFound(videoMessages.notFound);
   }
 
   async similar(id: string, viewerId: string | null, limit: number) {

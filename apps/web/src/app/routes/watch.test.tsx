@@ -140,7 +140,7 @@ describe('watch page', () => {
     await userEvent.click(screen.getByRole('menuitem', { name: 'Delete' }));
     const confirm = await screen.findByRole('dialog', { name: 'Delete comment' });
     await userEvent.click(within(confirm).getByRole('button', { name: 'Delete' }));
-    expect(await screen.findByRole('heading', { name: '1 Comments' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: '1 Comment' })).toBeInTheDocument();
     expect(screen.queryByText('comment c2')).not.toBeInTheDocument();
 
     await userEvent.type(screen.getByRole('textbox', { name: 'Add a comment' }), '  hello there  ');
@@ -226,6 +226,55 @@ describe('watch page', () => {
     const warn = (await import('vitest')).vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     await waitFor(() => expect(router.state.location.pathname).toBe('/'));
     warn.mockRestore();
+  });
+
+  it('says a video the moderators removed was removed, and stays on its page; from a playlist it goes to that page', async () => {
+    fakeApi((url) => (url.pathname.endsWith('/users/me') ? { status: 401, message: 'x' } : url.pathname === '/api/v1/videos/gone' ? { status: 410, message: 'This video was removed by the moderators' } : undefined));
+    vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const { router } = renderApp('/video/gone?listId=p1');
+    expect(await screen.findByRole('heading', { level: 1, name: 'This video was removed by the moderators.' })).toBeInTheDocument();
+    expect(router.state.location.pathname + router.state.location.search).toBe('/video/gone');
+    expect(screen.getByRole('link', { name: 'Go to home' })).toHaveAttribute('href', '/');
+    await waitFor(() => expect(document.title).toBe('Video removed - Glimpse'));
+  });
+});
+
+describe('timestamps in the description and comments', () => {
+  it('are links to the time that, clicked, seek the player and focus its seek bar; beyond the video they stay text', async () => {
+    const base = fakeServer();
+    fakeApi((url, init) => {
+      const p = url.pathname.replace('/api/v1/', '');
+      if (p === 'videos/v1') return { data: { video: makeVideo(1, { description: 'Jump to 1:23, skip 9:59', duration: 125, noOfComments: 1 }) } };
+      if (p === 'comments/video/v1') return { data: { comments: [comment('c1', { content: 'The best bit is at 0:42 <b>really</b>' })], hasNextPage: false, nextCursor: null } };
+      return base(url, init);
+    });
+    const play = vi.spyOn(HTMLMediaElement.prototype, 'play').mockResolvedValue(undefined);
+    // jsdom has no layout, nor scrollIntoView.
+    const scrolled: Element[] = [];
+    Element.prototype.scrollIntoView = function (this: Element) {
+      scrolled.push(this);
+    };
+    try {
+      renderApp('/video/v1');
+      const inDescription = await screen.findByRole('link', { name: 'Play from 1:23' });
+      expect(inDescription).toHaveAttribute('href', '/video/v1?t=83');
+      expect(screen.queryByRole('link', { name: 'Play from 9:59' })).toBeNull();
+      expect(screen.getByText(/skip 9:59/)).toBeInTheDocument();
+      const video = document.querySelector('video')!;
+      await userEvent.click(inDescription);
+      expect(video.currentTime).toBe(83);
+      expect(play).toHaveBeenCalled();
+      expect(screen.getByRole('slider', { name: 'Seek' })).toHaveFocus();
+      expect(scrolled).toEqual([screen.getByRole('region', { name: 'Video player' })]);
+
+      const inComment = await screen.findByRole('link', { name: 'Play from 0:42' });
+      expect(inComment).toHaveAttribute('href', '/video/v1?t=42');
+      expect(inComment.closest('p')).toHaveTextContent('The best bit is at 0:42 <b>really</b>');
+      await userEvent.click(inComment);
+      expect(video.currentTime).toBe(42);
+    } finally {
+      delete (Element.prototype as Partial<Element>).scrollIntoView;
+    }
   });
 });
 

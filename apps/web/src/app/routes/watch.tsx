@@ -6,7 +6,9 @@ import clsx from 'clsx';
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import { VideoCard } from '@/components/media/video-card.tsx';
+import { NotAvailable } from '@/components/ui/not-available.tsx';
 import { Spinner } from '@/components/ui/spinner.tsx';
+import type { TimestampLinks } from '@/components/ui/timestamp-text.tsx';
 import { paths } from '@/config/paths.ts';
 import { playlistQueryOptions } from '@/features/playlists/api/playlists-api.ts';
 import { nextInPlaylist, PlaylistPanel } from '@/features/playlists/components/playlist-panel.tsx';
@@ -16,8 +18,10 @@ import { VideoDetails } from '@/features/videos/components/video-details.tsx';
 import { VideoPlayer } from '@/features/videos/components/video-player.tsx';
 import { ShareVideo } from '@/features/videos/components/share-video.tsx';
 import { ChapterList } from '@/features/videos/player/chapter-list.tsx';
+import { playFrom } from '@/features/videos/player/play-from.ts';
 import { parseStartTime, readPrefs, savePrefs } from '@/features/videos/player/prefs.ts';
 import { resolveSource, type WatchLinkState } from '@/features/videos/player/watch-reporter.ts';
+import { isApiError } from '@/lib/api-client.ts';
 import { useStoredUser } from '@/lib/session.ts';
 import { createSlot, useSlot, type Slot } from '@/lib/slot.ts';
 import { useMediaQuery } from '@/lib/use-media-query.ts';
@@ -135,19 +139,33 @@ function Watch({ videoId, listId, startTime }: { videoId: string; listId: string
   const duration = video.data?.duration ?? 0;
   const chapters = useMemo(() => parseChapters(description, duration), [description, duration]);
 
+  // The moderators took it down (410): the plain video page says so rather than going home.
+  const removed = isApiError(video.error, 410);
   // Spec §8: a failed load goes to the plain video page when a list was given, else home;
   // a playlist not containing the video (or failing to load) goes to the plain video page.
   useEffect(() => {
-    if (video.isError) {
+    if (video.isError && !(removed && !listId)) {
       console.warn('Loading the video failed', video.error);
       navigate(listId ? paths.video.getHref(videoId) : paths.home.getHref(), { replace: true });
     } else if (listId && (playlist.isError || inPlaylist === false)) {
       navigate(paths.video.getHref(videoId), { replace: true });
     }
-  }, [video.isError, video.error, playlist.isError, inPlaylist, listId, videoId, navigate]);
+  }, [video.isError, video.error, removed, playlist.isError, inPlaylist, listId, videoId, navigate]);
 
   if (video.isPending) return <Spinner label={t('watch.loading')} className="py-24" />;
+  if (removed && !listId) return <NotAvailable title={t('watch.removedTitle')} heading={t('watch.removedHeading')} text={t('watch.removedText')} />;
   if (!video.data) return null;
+
+  // Timestamps in the description and comments: links to this page at that time, played in place.
+  const here = paths.video.getHref(videoId, listId ?? undefined);
+  const timestamps: TimestampLinks = {
+    duration: video.data.duration,
+    href: (seconds) => `${here}${here.includes('?') ? '&' : '?'}t=${seconds}`,
+    onSeek: (seconds) => {
+      const element = player.get();
+      if (element) playFrom(element, seconds);
+    },
+  };
 
   const onEnded = () => {
     const next = playlist.data ? nextInPlaylist(playlist.data, videoId) : null;
@@ -187,6 +205,7 @@ function Watch({ videoId, listId, startTime }: { videoId: string; listId: string
         )}
         <VideoDetails
           video={video.data}
+          timestamps={timestamps}
           actions={
             <>
               <ShareVideo videoId={videoId} title={video.data.title} currentTime={() => player.get()?.currentTime ?? 0} />
@@ -211,6 +230,7 @@ function Watch({ videoId, listId, startTime }: { videoId: string; listId: string
               channel={video.data.owner}
               commentsEnabled={video.data.commentsEnabled !== false}
               folded={narrow}
+              timestamps={timestamps}
             />
           </Suspense>
         </div>

@@ -1,12 +1,33 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_INSTANCE } from '@/lib/public-config.ts';
 import { session } from '@/lib/session.ts';
 import { fakeApi, renderApp, type Handler } from '@/test/render.tsx';
 
 const apiUser = { _id: 'u1', userName: 'ada', fullName: 'Ada Lovelace', email: 'ada@x.io', avatar: null, coverImage: null };
 const api = (extra: Handler) =>
   fakeApi((url, init) => extra(url, init) ?? (url.pathname.endsWith('/users/me') ? { status: 401, message: 'Please login' } : undefined));
+
+describe("the instance's name", () => {
+  const named = (extra: Handler = () => undefined) =>
+    api((url, init) => (url.pathname === '/api/v1/config' ? { data: { instance: { ...DEFAULT_INSTANCE, name: 'Ciné Club' } } } : extra(url, init)));
+
+  it('is on the login card, in its heading and its link home', async () => {
+    named();
+    renderApp('/login');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Log in to Ciné Club' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Ciné Club home' })).toHaveTextContent('Ciné Club');
+    expect(screen.queryByText('Glimpse')).toBeNull();
+  });
+
+  it('is on the register card', async () => {
+    named();
+    renderApp('/register');
+    expect(await screen.findByRole('link', { name: 'Ciné Club home' })).toHaveTextContent('Ciné Club');
+    await waitFor(() => expect(document.title).toBe('Register - Ciné Club'));
+  });
+});
 
 describe('register', () => {
   it('shows errors only for touched fields, word for word, and dims submit while a field is empty', async () => {

@@ -3,6 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeApi, renderApp, type Handler } from '@/test/render.tsx';
+import { setLocale } from '@/lib/i18n/i18n.ts';
 import { ada, signInAs } from '@/test/fixtures.ts';
 import { browserTimeZone } from './api/analytics-api.ts';
 
@@ -68,7 +69,7 @@ describe('channel analytics', () => {
     const cards = await screen.findByRole('list', { name: 'Summary' });
     expect(within(cards).getAllByRole('listitem').map((li) => li.textContent)).toEqual([
       'Views12',
-      'Watch time1.3 h',
+      'Watch time1.3 hr',
       'Average view duration6:15',
       'Subscribers+3 / -1',
       'Likes6',
@@ -93,14 +94,41 @@ describe('channel analytics', () => {
     serve((url) => (url.pathname === '/api/v1/analytics/channel' ? { data: channel('28d') } : undefined));
     renderApp('/user/@ada/dashboard/analytics');
     const views = await screen.findByRole('table', { name: 'Views per day' });
-    expect(within(views).getAllByRole('row').map((r) => r.textContent)).toEqual(['DayViews', '2024-03-012', '2024-03-025', '2024-03-035']);
+    expect(within(views).getAllByRole('row').map((r) => r.textContent)).toEqual(['DayViews', 'Mar 1, 20242', 'Mar 2, 20245', 'Mar 3, 20245']);
     // The library drew an SVG line, hidden from assistive tech (the table says the same).
     await waitFor(() => expect(screen.getByTestId('line-chart').querySelector('svg .ct-line')).not.toBeNull());
     expect(screen.getByTestId('line-chart')).toHaveAttribute('aria-hidden', 'true');
+    // Its axis: short day labels, no ISO dates.
+    expect(screen.getByTestId('line-chart').textContent).toContain('Mar 1');
+    expect(screen.getByTestId('line-chart').textContent).not.toContain('2024-03');
 
     await userEvent.click(screen.getByRole('radio', { name: 'Watch time (minutes)' }));
     const minutes = screen.getByRole('table', { name: 'Watch time (minutes) per day' });
-    expect(within(minutes).getAllByRole('row').map((r) => r.textContent)).toEqual(['DayWatch time (minutes)', '2024-03-013', '2024-03-027.5', '2024-03-037.5']);
+    expect(within(minutes).getAllByRole('row').map((r) => r.textContent)).toEqual(['DayWatch time (minutes)', 'Mar 1, 20243', 'Mar 2, 20247.5', 'Mar 3, 20247.5']);
+  });
+
+  it('counts, shares, times and days in the language: "1 view", no ISO dates (English, then French)', async () => {
+    serve((url) => (url.pathname === '/api/v1/analytics/channel' ? { data: channel('28d', 4) } : undefined));
+    const { unmount } = renderApp('/user/@ada/dashboard/analytics');
+    const sources = await screen.findByRole('list', { name: 'Traffic sources' });
+    expect(within(sources).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['Other websites3 views · 75%', 'Search1 view · 25%']);
+    expect(screen.getByRole('button', { name: 'Download CSV' })).toBeInTheDocument();
+    unmount();
+
+    await setLocale('fr');
+    renderApp('/user/@ada/dashboard/analytics');
+    const nb = (s: string | null) => (s ?? '').replace(/[\u00a0\u202f]/g, ' ');
+    const frSources = await screen.findByRole('list', { name: 'Sources de trafic' });
+    expect(within(frSources).getAllByRole('listitem').map((li) => nb(li.textContent))).toEqual(['Autres sites web3 vues · 75 %', 'Rechercher1 vue · 25 %']);
+    const cards = screen.getByRole('list', { name: 'Résumé' });
+    expect(within(cards).getAllByRole('listitem').map((li) => nb(li.textContent))).toContain('Durée de visionnage1,3 h');
+    expect(screen.getByRole('button', { name: 'Télécharger le CSV' })).toBeInTheDocument();
+    const table = screen.getByRole('table', { name: 'Vues par jour' });
+    const rows = within(table).getAllByRole('row').map((r) => nb(r.textContent));
+    expect([rows[1], rows[3]]).toEqual(['1 mars 20242', '3 mars 20245']);
+    await waitFor(() => expect(screen.getByTestId('line-chart').querySelector('svg')).not.toBeNull());
+    expect(nb(screen.getByTestId('line-chart').textContent)).toContain('1 mars');
+    expect(screen.getByTestId('line-chart').textContent).not.toMatch(/2024/);
   });
 
   it('says so when nobody watched in the range', async () => {

@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import toast, { Toaster } from 'react-hot-toast';
 import { beforeAll, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { formatDate, formatDateTime } from '@/lib/format.ts';
+import { setLocale } from '@/lib/i18n/i18n.ts';
 import { ada, makeComment, makeDashboardVideo, signInAs } from '@/test/fixtures.ts';
 import { session } from '@/lib/session.ts';
 import { fakeApi, renderApp, type Handler } from '@/test/render.tsx';
@@ -240,7 +241,21 @@ describe('dashboard', () => {
     expect(screen.getByText('No views yet')).toBeInTheDocument();
     rerender(<ViewsChart videos={[{ createdAt: '2024-03-05T12:00:00', views: 4 }]} />);
     expect(screen.queryByText('No views yet')).not.toBeInTheDocument();
-    expect(screen.getByRole('img', { name: 'Views by upload date: 2024-03-05: 4' })).toBeInTheDocument();
+    expect(screen.getByRole('img', { name: 'Views by upload date: Mar 5, 2024: 4 views' })).toBeInTheDocument();
+  });
+
+  it('labels its days short and in the language, in date order (French: no "/2024", no "1 vues")', async () => {
+    await setLocale('fr');
+    const videos = [
+      { createdAt: '2024-03-10T12:00:00', views: 1 },
+      { createdAt: '2024-02-28T12:00:00', views: 2500 },
+    ];
+    const { container } = render(<ViewsChart videos={videos} />);
+    const labels = [...container.querySelectorAll('figure [aria-hidden] .truncate')].map((s) => s.textContent!.replace(/[\u00a0\u202f]/g, ' '));
+    expect(labels).toEqual(['28 févr.', '10 mars']);
+    expect(container.textContent).not.toMatch(/\/2024|2024-/);
+    const chart = screen.getByRole('img');
+    expect(chart.getAttribute('aria-label')!.replace(/[\u00a0\u202f]/g, ' ')).toBe('Vues par date de mise en ligne : 28 févr. 2024 : 2,50 k vues, 10 mars 2024 : 1 vue');
   });
 });
 
@@ -257,7 +272,7 @@ describe('upload progress dialog', () => {
       </>,
     );
     expect(screen.getByText('clip.mp4')).toBeInTheDocument();
-    expect(screen.getByText('2.00 KB')).toBeInTheDocument();
+    expect(screen.getByText('2.05 KB')).toBeInTheDocument();
     expect(screen.getByText('42%')).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'Finish' }));
     expect(await screen.findByText('Please wait for the video to finish uploading.')).toBeInTheDocument();
@@ -323,7 +338,7 @@ describe('storage against the quota (issue #12 item 7)', () => {
   it('shows used and remaining with a bar', async () => {
     serve([], (url) => (url.pathname === '/api/v1/users/me/storage' ? { data: usage(5_000_000_000) } : undefined));
     renderApp('/user/@ada/dashboard');
-    expect(await screen.findByText('1.2 GB of 5 GB used · 3.7 GB left')).toBeInTheDocument();
+    expect(await screen.findByText('1.23 GB of 5.00 GB used · 3.77 GB left')).toBeInTheDocument();
     expect(screen.getByRole('progressbar', { name: 'Storage used' })).toHaveAttribute('aria-valuenow', '25');
   });
 
@@ -337,7 +352,7 @@ describe('storage against the quota (issue #12 item 7)', () => {
   it('shows only what is used when there is no quota', async () => {
     serve([], (url) => (url.pathname === '/api/v1/users/me/storage' ? { data: usage(null) } : undefined));
     renderApp('/user/@ada/dashboard');
-    expect(await screen.findByText('Storage: 1.2 GB used')).toBeInTheDocument();
+    expect(await screen.findByText('Storage: 1.23 GB used')).toBeInTheDocument();
     expect(screen.queryByRole('progressbar', { name: 'Storage used' })).toBeNull();
   });
 

@@ -1,6 +1,8 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
+import { setLocale } from '@/lib/i18n/i18n.ts';
+import { DEFAULT_INSTANCE } from '@/lib/public-config.ts';
 import { makeChannel, makeVideo } from '@/test/fixtures.ts';
 import { fakeApi, renderApp } from '@/test/render.tsx';
 import { applyFilter, defaultFilters } from './api/search-api.ts';
@@ -63,5 +65,23 @@ describe('search page', () => {
     renderApp('/search?searchText=%20%20');
     expect(await screen.findByRole('heading', { name: 'Search Glimpse' })).toBeInTheDocument();
     expect(calls.filter((c) => c.url.pathname === '/api/v1/videos')).toHaveLength(0);
+  });
+
+  it('counts a playlist\'s videos in the language', async () => {
+    const playlist = { _id: 'p1', name: 'Road trip', noOfVideos: 1, videoId: 'v1', thumbnail: null, owner: { userName: 'bob', fullName: 'Bob Cat' }, createdAt: '', updatedAt: new Date().toISOString() };
+    fakeApi((url) => (url.pathname === '/api/v1/videos' ? { data: { data: [playlist], hasNextPage: false, nextCursor: null } } : undefined));
+    await setLocale('fr');
+    renderApp('/search?searchText=road&t=1');
+    await userEvent.click(await screen.findByRole('button', { name: 'Filtres' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Playlist' }));
+    const row = await screen.findByRole('link', { name: /Road trip/ });
+    expect(within(row).getByText('1 vidéo')).toBeInTheDocument();
+    expect(within(row).getByText('Bob Cat · Playlist')).toBeInTheDocument();
+  });
+
+  it("names the instance's own name", async () => {
+    fakeApi((url) => (url.pathname === '/api/v1/config' ? { data: { instance: { ...DEFAULT_INSTANCE, name: 'Ciné Club' } } } : undefined));
+    renderApp('/search');
+    expect(await screen.findByRole('heading', { name: 'Search Ciné Club' })).toBeInTheDocument();
   });
 });

@@ -1,8 +1,9 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import toast from 'react-hot-toast';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { defaultEmailModes } from '@glimpse/contract';
+import { DEFAULT_INSTANCE } from '@/lib/public-config.ts';
 import { session } from '@/lib/session.ts';
 import { fakeApi, renderApp } from '@/test/render.tsx';
 import { signInAs } from '@/test/fixtures.ts';
@@ -46,6 +47,20 @@ describe('/user/@ada/notifications', () => {
     expect(within(comments).getByRole('radio', { name: 'Off' })).toBeChecked();
     expect(calls.filter((c) => c.method === 'PATCH').map((c) => c.body)).toEqual([{ comment: 'off' }]);
   });
+
+  it("is titled with the instance's name", async () => {
+    signInAs(ada);
+    fakeApi((url) => {
+      const p = url.pathname.replace('/api/v1/', '');
+      if (p === 'config') return { data: { instance: { ...DEFAULT_INSTANCE, name: 'Ciné Club' } } };
+      if (p === 'users/me') return { data: { user: ada } };
+      if (p === 'users/channel/ada') return { data: channel };
+      if (p === 'notifications/settings') return { data: { settings: defaultEmailModes } };
+      return undefined;
+    });
+    renderApp('/user/@ada/notifications');
+    await waitFor(() => expect(document.title).toBe('Email notifications - Ciné Club'));
+  });
 });
 
 describe('/unsubscribe', () => {
@@ -72,6 +87,14 @@ describe('/unsubscribe', () => {
     renderApp(`/unsubscribe?token=${encodeURIComponent(token)}`);
     await userEvent.click(await screen.findByRole('button', { name: 'Unsubscribe' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('This unsubscribe link is not valid');
+  });
+
+  it("names the instance: the card, the link home and the page's title", async () => {
+    fakeApi((url) => (url.pathname === '/api/v1/config' ? { data: { instance: { ...DEFAULT_INSTANCE, name: 'Ciné Club' } } } : undefined));
+    renderApp(`/unsubscribe?token=${encodeURIComponent(token)}`);
+    expect(await screen.findByRole('link', { name: 'Go to Ciné Club' })).toHaveAttribute('href', '/');
+    expect(screen.getByRole('link', { name: 'Ciné Club home' })).toHaveTextContent('Ciné Club');
+    await waitFor(() => expect(document.title).toBe('Unsubscribe - Ciné Club'));
   });
 
   it('a link without a usable token offers no button', async () => {

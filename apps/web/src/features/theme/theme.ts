@@ -1,5 +1,6 @@
 import { useSyncExternalStore } from 'react';
 import { THEME_KEY } from '@glimpse/contract/theme-boot';
+import { storage } from '@/lib/storage.ts';
 
 /** The visitor's theme choice (docs/design.md): 'system' follows prefers-color-scheme. */
 export type ThemeChoice = 'system' | 'light' | 'dark';
@@ -18,12 +19,9 @@ function read(): ThemeChoice {
 
 /** Remembers the choice and swaps the tokens at once (the CSS keys them on <html data-theme>). */
 export function setTheme(choice: ThemeChoice) {
-  try {
-    if (choice === 'system') localStorage.removeItem(THEME_KEY);
-    else localStorage.setItem(THEME_KEY, choice);
-  } catch {
-    // Storage blocked: the choice holds for this page only.
-  }
+  // Storage blocked: the choice holds for this page only.
+  if (choice === 'system') storage.remove(THEME_KEY);
+  else storage.set(THEME_KEY, choice);
   document.documentElement.setAttribute('data-theme', choice);
   for (const l of listeners) l();
 }

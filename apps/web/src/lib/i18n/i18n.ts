@@ -1,5 +1,6 @@
 import { useSyncExternalStore } from 'react';
 import { en, type MessageKey, type Messages } from './en.ts';
+import { storage } from '../storage.ts';
 import { compileMessage, type FormatValues } from './message-format.ts';
 
 /** The UI's languages (ADR 021). English ships in the main bundle; the others load on first use. */
@@ -24,12 +25,8 @@ export const isLocale = (v: unknown): v is Locale => typeof v === 'string' && (l
 
 /** The stored choice, else the browser's language, else English. */
 export function preferredLocale(): Locale {
-  try {
-    const stored = localStorage.getItem(STORAGE_KEY);
-    if (isLocale(stored)) return stored;
-  } catch {
-    // Storage blocked: fall through to the browser's language.
-  }
+  const stored = storage.get(STORAGE_KEY);
+  if (isLocale(stored)) return stored;
   const langs = typeof navigator === 'undefined' ? [] : (navigator.languages ?? [navigator.language]);
   for (const lang of langs) {
     const base = lang?.toLowerCase().split('-')[0];
@@ -45,13 +42,8 @@ export function getLocale(): Locale {
 /** Load the locale's catalogue if needed, make it current, set <html lang>, and tell subscribers. */
 export async function setLocale(locale: Locale, { remember = true } = {}): Promise<void> {
   if (!catalogues[locale]) catalogues[locale] = (await loaders[locale as Exclude<Locale, 'en'>]()).default;
-  if (remember) {
-    try {
-      localStorage.setItem(STORAGE_KEY, locale);
-    } catch {
-      // Storage blocked: the choice lasts for this page only.
-    }
-  }
+  // Storage blocked: the choice lasts for this page only.
+  if (remember) storage.set(STORAGE_KEY, locale);
   if (typeof document !== 'undefined') document.documentElement.lang = locale;
   if (current === locale) return;
   current = locale;

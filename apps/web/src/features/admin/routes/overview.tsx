@@ -1,4 +1,3 @@
-import { formatBytes } from '@glimpse/contract';
 import { useQuery } from '@tanstack/react-query';
 import toast from 'react-hot-toast';
 import { Link } from 'react-router';
@@ -7,7 +6,7 @@ import { EmptyState } from '@/components/ui/empty-state.tsx';
 import { Spinner } from '@/components/ui/spinner.tsx';
 import { paths } from '@/config/paths.ts';
 import { errorMessage } from '@/lib/api-client.ts';
-import { formatCount, formatRelative } from '@/lib/format.ts';
+import { formatCount, formatRelative, formatSize } from '@/lib/format.ts';
 import { overviewQueryOptions, useRetryTranscode } from '../api/admin-api.ts';
 import { useDocumentTitle } from '@/lib/use-document-title.ts';
 import { t } from '@/lib/i18n/i18n.ts';
@@ -79,7 +78,7 @@ export default function AdminOverview() {
           [t('admin.ready'), videos.ready],
           [t('admin.processing'), videos.processing],
           [t('admin.failed'), videos.failed],
-          [t('admin.storageUsed'), formatBytes(storage.bytes)],
+          [t('admin.storageUsed'), formatSize(storage.bytes)],
         ]}
       />
       <section aria-labelledby="overview-transcodes" className="rounded-xl border border-line p-4">

@@ -9,6 +9,7 @@ import { TextField } from '@/components/ui/text-field.tsx';
 import { paths } from '@/config/paths.ts';
 import { errorMessage, isApiError } from '@/lib/api-client.ts';
 import { useSetMe } from '@/lib/me.ts';
+import { useInstance } from '@/lib/public-config.ts';
 import { useZodForm } from '@/lib/use-zod-form.ts';
 import { login } from '../api/auth-api.ts';
 import { ForgotPasswordDialog } from '../components/forgot-password-dialog.tsx';
@@ -19,6 +20,7 @@ export default function LoginRoute() {
   useDocumentTitle(t('auth.logInTitle'));
   const navigate = useNavigate();
   const setMe = useSetMe();
+  const { instance } = useInstance();
   // A 403 is either an unverified email (the verification notice) or an account that may not log
   // in yet or now (waiting for approval, suspended): then the server's message says why.
   const [refusal, setRefusal] = useState<{ verify: true } | { verify: false; message: string } | null>(null);
@@ -40,7 +42,7 @@ export default function LoginRoute() {
   });
 
   return (
-    <AuthCard title={t('auth.logInTo', { name: 'Glimpse' })}>
+    <AuthCard title={t('auth.logInTo', { name: instance.name })}>
       {refusal && (
         <div role="alert" className="mb-4 flex gap-2 rounded-lg border border-warning-line bg-warning-subtle p-3 text-sm text-warning">
           {refusal.verify ? <MailWarning className="size-5 shrink-0" aria-hidden /> : <Clock className="size-5 shrink-0" aria-hidden />}

@@ -85,7 +85,7 @@ function ChannelPage({ userName }: { userName: string }) {
                 to={paths.user.dashboard.getHref(channel.userName)}
                 className="inline-flex h-10 items-center gap-2 rounded-full bg-accent px-4 text-sm font-medium text-on-accent hover:bg-accent-hover"
               >
-                <LayoutDashboard className="size-4" aria-hidden /> Dashboard
+                <LayoutDashboard className="size-4" aria-hidden /> {t('dashboard.title')}
               </Link>
             ) : (
               <SubscribeButton channel={channel} />

@@ -11,6 +11,7 @@ import { EmptyState } from '@/components/ui/empty-state.tsx';
 import { HeldBadge } from '@/components/ui/held-badge.tsx';
 import { InfiniteSentinel } from '@/components/ui/infinite-sentinel.tsx';
 import { reactionLabel } from '@/components/ui/like-dislike.tsx';
+import { TimestampText, type TimestampLinks } from '@/components/ui/timestamp-text.tsx';
 import { paths } from '@/config/paths.ts';
 import { ReportDialog, ReportMenu } from '@/components/moderation/report-dialog.tsx';
 import { TakedownNotice } from '@/components/moderation/takedown-notice.tsx';
@@ -59,6 +60,8 @@ export interface CommentSectionProps {
    * that opens the box and the list, so the similar videos are not pushed under every comment.
    */
   folded?: boolean;
+  /** On a watch page: the comments' timestamps seek its player. */
+  timestamps?: TimestampLinks;
 }
 
 /** Threaded comments of a video or tweet: box, 10 per page, replies, edit/delete, likes, creator moderation. */
@@ -79,7 +82,7 @@ export function CommentSection(props: CommentSectionProps) {
   return <Section key={`${props.entityType}:${props.entityId}`} {...props} />;
 }
 
-function Section({ entityType, entityId, count = 0, onCountChange, channel, folded = false }: CommentSectionProps) {
+function Section({ entityType, entityId, count = 0, onCountChange, channel, folded = false, timestamps }: CommentSectionProps) {
   const user = useStoredUser();
   const [unfolded, setUnfolded] = useState(false);
   const isChannelOwner = Boolean(user && channel && user.userId === channel._id);
@@ -284,6 +287,7 @@ function Section({ entityType, entityId, count = 0, onCountChange, channel, fold
   const ctl: Ctl = {
     user,
     entityType,
+    timestamps,
     channel: isChannelOwner ? channel : undefined,
     pinnedBy: channel?.fullName,
     expanded,
@@ -313,7 +317,7 @@ function Section({ entityType, entityId, count = 0, onCountChange, channel, fold
     setTakedown: (path, takedown) => setTree((t) => updateComment(t, path, { takedown })),
   };
 
-  const title = `${formatCount(total)} Comments`;
+  const title = plural(total, 'comments.title');
   if (folded && !unfolded) return <CommentTeaser title={title} first={tree.children[0]?.value} onOpen={() => setUnfolded(true)} />;
 
   return (
@@ -321,7 +325,7 @@ function Section({ entityType, entityId, count = 0, onCountChange, channel, fold
       <CommentsTitle title={title} className="mb-4 text-lg">
         {folded && (
           <Button variant="ghost" size="sm" onClick={() => setUnfolded(false)} aria-expanded="true">
-            <ChevronUp className="size-4" aria-hidden /> Hide comments
+            <ChevronUp className="size-4" aria-hidden /> {t('comments.hide')}
           </Button>
         )}
       </CommentsTitle>
@@ -404,6 +408,7 @@ function findValue(root: CommentNode, path: string[]): Comment | undefined {
 interface Ctl {
   user: StoredUser | null;
   entityType: CommentEntityType;
+  timestamps?: TimestampLinks;
   /** Set when the viewer owns the video or tweet: they moderate its comments. */
   channel?: { _id: string; fullName: string };
   pinnedBy?: string;
@@ -529,7 +534,9 @@ function CommentItem({ node, path, ctl }: { node: CommentNode; path: string[]; c
           {ctl.editing === id ? (
             <CommentBox label={t('comments.editLabel')} submitLabel={t('common.save')} initial={c.content} autoFocus onSubmit={(content) => ctl.saveEdit(path, c.content, content)} onCancel={() => ctl.setEditing(null)} />
           ) : (
-            <p className="whitespace-pre-wrap break-words text-sm">{c.content}</p>
+            <p className="whitespace-pre-wrap break-words text-sm">
+              <TimestampText text={c.content} links={ctl.timestamps} />
+            </p>
           )}
           <div className="mt-1 flex items-center gap-1 text-xs">
             <button type="button" aria-label={reactionLabel('like', c.likes, 'comment')} aria-pressed={c.likeStatus === 1} onClick={() => void ctl.react(path, 'like')} className="flex h-8 items-center gap-1 rounded-full px-2 hover:bg-surface-subtle">

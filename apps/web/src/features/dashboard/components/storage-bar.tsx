@@ -1,15 +1,17 @@
-import { formatBytes, type StorageUsage } from '@glimpse/contract';
+import type { StorageUsage } from '@glimpse/contract';
+import { formatSize } from '@/lib/format.ts';
 import { t } from '@/lib/i18n/i18n.ts';
 
 /**
  * What the account stores (its videos' originals and every file made from them) against the
- * instance's quota: a bar and "1.2 GB of 5 GB used", or just "1.2 GB used" without a quota.
+ * instance's quota: a bar and "1.20 GB of 5.00 GB used", or just "1.20 GB used" without a quota
+ * (sizes in the page's language, as everywhere: formatSize).
  */
 export function StorageBar({ usage }: { usage: StorageUsage | undefined }) {
   if (!usage) return null;
   const { usedBytes, quotaBytes, remainingBytes } = usage;
   if (quotaBytes === null) {
-    return <p className="text-sm text-fg-muted">{t('storage.usedOnly', { used: formatBytes(usedBytes) })}</p>;
+    return <p className="text-sm text-fg-muted">{t('storage.usedOnly', { used: formatSize(usedBytes) })}</p>;
   }
   const percent = quotaBytes > 0 ? Math.min(100, Math.round((usedBytes / quotaBytes) * 100)) : 100;
   const full = remainingBytes === 0;
@@ -20,7 +22,7 @@ export function StorageBar({ usage }: { usage: StorageUsage | undefined }) {
           {t('storage.heading')}
         </h2>
         <p className="text-sm text-fg-muted">
-          {t('storage.usedOf', { used: formatBytes(usedBytes), quota: formatBytes(quotaBytes) })} · {t('storage.left', { left: formatBytes(remainingBytes ?? 0) })}
+          {t('storage.usedOf', { used: formatSize(usedBytes), quota: formatSize(quotaBytes) })} · {t('storage.left', { left: formatSize(remainingBytes ?? 0) })}
         </p>
       </div>
       <div
@@ -29,7 +31,7 @@ export function StorageBar({ usage }: { usage: StorageUsage | undefined }) {
         aria-valuenow={percent}
         aria-valuemin={0}
         aria-valuemax={100}
-        aria-valuetext={t('storage.usedOf', { used: formatBytes(usedBytes), quota: formatBytes(quotaBytes) })}
+        aria-valuetext={t('storage.usedOf', { used: formatSize(usedBytes), quota: formatSize(quotaBytes) })}
         className="h-2 overflow-hidden rounded-full bg-surface-strong"
       >
         <div className={full ? 'h-full bg-danger-solid' : percent >= 90 ? 'h-full bg-warning-solid' : 'h-full bg-accent'} style={{ width: `${percent}%` }} />

@@ -1,12 +1,12 @@
-import { formatCount, formatDate } from '@/lib/format.ts';
+import { axisStep, formatAxisDays, formatCount, formatDay, localDay, plural } from '@/lib/format.ts';
 import type { VideoSummary } from '@/components/media/types.ts';
 import { t } from '@/lib/i18n/i18n.ts';
 
-/** Views summed per upload day, oldest first. */
+/** Views summed per local upload day (yyyy-MM-dd, in every language: it sorts), oldest first. */
 export function viewsByUploadDay(videos: Pick<VideoSummary, 'createdAt' | 'views'>[]): { day: string; views: number }[] {
   const byDay = new Map<string, number>();
   for (const v of videos) {
-    const day = formatDate(v.createdAt);
+    const day = localDay(v.createdAt);
     byDay.set(day, (byDay.get(day) ?? 0) + v.views);
   }
   return [...byDay.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([day, views]) => ({ day, views }));
@@ -22,8 +22,12 @@ export function ViewsChart({ videos }: { videos: Pick<VideoSummary, 'createdAt' 
   if (days.length === 0) return null;
   const most = Math.max(...days.map((d) => d.views));
   const max = Math.max(1, most);
-  const labelEvery = Math.ceil(days.length / 6);
-  const summary = days.map((d) => `${d.day}: ${d.views}`).join(', ');
+  const ticks = formatAxisDays(
+    days.map((d) => d.day),
+    axisStep(days.length),
+  );
+  const dayViews = (d: { day: string; views: number }) => t('chart.dayViews', { day: formatDay(d.day), views: plural(d.views, 'count.views') });
+  const summary = days.map(dayViews).join(', ');
   return (
     <figure className="rounded-xl border border-line p-4">
       <figcaption className="mb-1 font-semibold">{t('chart.viewsByDay')}</figcaption>
@@ -37,7 +41,7 @@ export function ViewsChart({ videos }: { videos: Pick<VideoSummary, 'createdAt' 
           <div className="relative flex h-36 items-end gap-1 border-b border-line-strong">
             {most === 0 && <p className="absolute inset-0 flex items-center justify-center text-sm">{t('chart.noViews')}</p>}
             {days.map((d) => (
-              <div key={d.day} className="flex h-full min-w-0 flex-1 items-end justify-center" title={`${d.day}: ${formatCount(d.views)} views`}>
+              <div key={d.day} className="flex h-full min-w-0 flex-1 items-end justify-center" title={dayViews(d)}>
                 <div className="w-full max-w-10 min-h-px rounded-t bg-accent" style={{ height: `${(d.views / max) * 100}%` }} />
               </div>
             ))}
@@ -45,7 +49,7 @@ export function ViewsChart({ videos }: { videos: Pick<VideoSummary, 'createdAt' 
           <div className="mt-1 flex gap-1">
             {days.map((d, i) => (
               <span key={d.day} className="min-w-0 flex-1 truncate text-center">
-                {i % labelEvery === 0 ? d.day.slice(5) : ''}
+                {ticks[i]}
               </span>
             ))}
           </div>

@@ -2,11 +2,11 @@ import type { AnalyticsRange } from '@glimpse/contract';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { paths } from '@/config/paths.ts';
-import { formatCount, formatDuration } from '@/lib/format.ts';
+import { formatCount, formatDuration, formatWatchTime } from '@/lib/format.ts';
 import { useStoredUser } from '@/lib/session.ts';
 import { useDocumentTitle } from '@/lib/use-document-title.ts';
 import { browserTimeZone, downloadAnalyticsCsv, useChannelAnalytics } from '../api/analytics-api.ts';
-import { AnalyticsBody, AnalyticsFrame, formatWatchTime } from '../components/analytics/analytics-view.tsx';
+import { AnalyticsBody, AnalyticsFrame } from '../components/analytics/analytics-view.tsx';
 import { t } from '@/lib/i18n/i18n.ts';
 
 /** The channel's analytics (ARCHITECTURE §11): the range's figures, daily chart, sources and top videos. The guard is in user-layout. */

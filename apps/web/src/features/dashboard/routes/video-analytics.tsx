@@ -2,7 +2,7 @@ import type { AnalyticsRange } from '@glimpse/contract';
 import { useState } from 'react';
 import { useParams } from 'react-router';
 import { paths } from '@/config/paths.ts';
-import { formatDuration } from '@/lib/format.ts';
+import { formatDuration, formatPercent } from '@/lib/format.ts';
 import { useStoredUser } from '@/lib/session.ts';
 import { useDocumentTitle } from '@/lib/use-document-title.ts';
 import { browserTimeZone, downloadAnalyticsCsv, useVideoAnalytics } from '../api/analytics-api.ts';
@@ -10,7 +10,8 @@ import { AnalyticsBody, AnalyticsFrame } from '../components/analytics/analytics
 import { LineAreaChart } from '../components/analytics/line-chart.tsx';
 import { t } from '@/lib/i18n/i18n.ts';
 
-const percent = (n: number) => `${n}%`;
+// The curve is in whole percent (0-100, the axis's top fixed at 100).
+const percent = (n: number) => formatPercent(n / 100);
 
 /** One video's analytics: as the channel's, with the audience retention curve instead of top videos. */
 export default function VideoAnalyticsRoute() {

@@ -15,13 +15,13 @@ export function PlaylistRow({ playlist }: { playlist: PlaylistSummary }) {
         <Thumbnail src={playlist.thumbnail?.url}>
           <span className="absolute inset-y-0 right-0 flex w-2/5 flex-col items-center justify-center gap-1 bg-media/70 text-sm font-semibold text-on-media">
             <ListVideo className="size-5" aria-hidden />
-            {playlist.noOfVideos} {playlist.noOfVideos === 1 ? 'video' : 'videos'}
+            {plural(playlist.noOfVideos, 'count.videos')}
           </span>
         </Thumbnail>
       </div>
       <div className="min-w-0">
         <h3 className="line-clamp-2 font-semibold">{playlist.name}</h3>
-        <p className="mt-1 text-sm text-fg-muted">{playlist.owner.fullName} · Playlist</p>
+        <p className="mt-1 text-sm text-fg-muted">{playlist.owner.fullName} · {t('filter.playlist')}</p>
         <p className="text-xs text-fg-muted">{t('search.updated', { time: formatRelative(playlist.updatedAt) })}</p>
         {href && <p className="mt-2 text-xs font-semibold uppercase text-fg-muted">{t('search.viewPlaylist')}</p>}
       </div>

@@ -9,6 +9,7 @@ import { Spinner } from '@/components/ui/spinner.tsx';
 import { applyFilter, defaultFilters, useSearch, type Filters } from '../api/search-api.ts';
 import { SearchFilters } from '../components/search-filters.tsx';
 import { ChannelRow, PlaylistRow } from '../components/result-rows.tsx';
+import { useInstance } from '@/lib/public-config.ts';
 import { useDocumentTitle } from '@/lib/use-document-title.ts';
 import { t } from '@/lib/i18n/i18n.ts';
 
@@ -22,6 +23,7 @@ export default function SearchRoute() {
   const [params] = useSearchParams();
   const searchText = (params.get('searchText') ?? '').trim();
   useDocumentTitle(searchText ? t('search.titleOf', { text: searchText }) : t('shell.search'));
+  const { instance } = useInstance();
   const stamp = params.get('t') ?? '';
   const [filters, setFilters] = useState<Filters>(defaultFilters);
   const [showFilters, setShowFilters] = useState(false);
@@ -34,7 +36,7 @@ export default function SearchRoute() {
   const q = useSearch(searchText, filters, stamp);
   const results = q.data?.pages.flatMap((p) => p.items) ?? [];
 
-  if (!searchText) return <EmptyState kind="video" title={t('search.searchInstance', { name: 'Glimpse' })} text={t('search.typeHint')} />;
+  if (!searchText) return <EmptyState kind="video" title={t('search.searchInstance', { name: instance.name })} text={t('search.typeHint')} />;
 
   return (
     <div className="mx-auto max-w-5xl px-4 py-4">

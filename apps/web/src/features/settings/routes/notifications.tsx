@@ -2,6 +2,7 @@ import toast from 'react-hot-toast';
 import { mailableTypes, type EmailMode, type MailableType } from '@glimpse/contract';
 import { Spinner } from '@/components/ui/spinner.tsx';
 import { errorMessage } from '@/lib/api-client.ts';
+import { useDocumentTitle } from '@/lib/use-document-title.ts';
 import { useNotificationSettings, useSaveNotificationSettings } from '../api/settings-api.ts';
 import { SettingsHeader } from '../components/settings-header.tsx';
 import { useOwnUser } from '../components/use-own-user.ts';
@@ -16,6 +17,7 @@ const MODES: { mode: EmailMode; label: () => string }[] = [
 
 /** Which notifications are also mailed, per type: off, one mail each, or one daily digest. Saved on each change. */
 export default function NotificationSettingsRoute() {
+  useDocumentTitle(t('settings.emailNotifications'));
   const user = useOwnUser();
   const settings = useNotificationSettings();
   const save = useSaveNotificationSettings();

@@ -6,7 +6,9 @@ import { AuthCard } from '@/components/ui/auth-card.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { paths } from '@/config/paths.ts';
 import { errorMessage } from '@/lib/api-client.ts';
+import { useInstance } from '@/lib/public-config.ts';
 import { session } from '@/lib/session.ts';
+import { useDocumentTitle } from '@/lib/use-document-title.ts';
 import { unsubscribe } from '../api/settings-api.ts';
 import { scopeLabel } from '../components/mail-labels.ts';
 import { t } from '@/lib/i18n/i18n.ts';
@@ -33,6 +35,8 @@ export default function UnsubscribeRoute() {
   const scope = unsubscribeScopeOf(token);
   const stop = useMutation({ mutationFn: () => unsubscribe(token) });
   const user = session.getUser();
+  const { instance } = useInstance();
+  useDocumentTitle(t('settings.unsubscribe'));
   const settingsLink = user ? (
     <Link to={paths.user.notifications.getHref(user.userName)} className="text-link underline">
       {t('settings.yourNotifSettings')}
@@ -64,7 +68,7 @@ export default function UnsubscribeRoute() {
           </>
         )}
         <Link to={paths.home.getHref()} className="text-sm text-link underline">
-          {t('settings.goToGlimpse')}
+          {t('settings.goToSite', { name: instance.name })}
         </Link>
       </div>
     </AuthCard>

@@ -5,6 +5,7 @@ import toast from 'react-hot-toast';
 import { Link } from 'react-router';
 import { Avatar } from '@/components/ui/avatar.tsx';
 import { Button } from '@/components/ui/button.tsx';
+import { TimestampText, type TimestampLinks } from '@/components/ui/timestamp-text.tsx';
 import { paths } from '@/config/paths.ts';
 import { errorMessage } from '@/lib/api-client.ts';
 import { formatCount, formatRelative, plural } from '@/lib/format.ts';
@@ -17,12 +18,14 @@ import { t } from '@/lib/i18n/i18n.ts';
 
 const DESCRIPTION_CUT = 100;
 
-export function Description({ text }: { text: string }) {
+export function Description({ text, timestamps }: { text: string; timestamps?: TimestampLinks }) {
   const [open, setOpen] = useState(false);
   const long = text.length > DESCRIPTION_CUT;
   return (
     <div>
-      <p className="whitespace-pre-wrap break-words text-sm">{long && !open ? `${text.slice(0, DESCRIPTION_CUT)}...` : text}</p>
+      <p className="whitespace-pre-wrap break-words text-sm">
+        <TimestampText text={long && !open ? `${text.slice(0, DESCRIPTION_CUT)}...` : text} links={timestamps} />
+      </p>
       {long && (
         <button type="button" aria-expanded={open} onClick={() => setOpen((v) => !v)} className="mt-1 rounded text-sm font-semibold hover:underline">
           {open ? t('watch.readLess') : t('watch.readMore')}
@@ -78,8 +81,8 @@ function LikeButtons({ video }: { video: Video }) {
   );
 }
 
-/** Title, channel block with subscribe, like/dislike, extra actions (save), views, date and description. */
-export function VideoDetails({ video, actions }: { video: Video; actions?: ReactNode }) {
+/** Title, channel block with subscribe, like/dislike, extra actions (save), views, date and description (its timestamps seek the player). */
+export function VideoDetails({ video, actions, timestamps }: { video: Video; actions?: ReactNode; timestamps?: TimestampLinks }) {
   const user = useStoredUser();
   const [subscribers, setSubscribers] = useState(video.subscribers ?? 0);
   const own = user?.userId === video.owner._id;
@@ -108,7 +111,7 @@ export function VideoDetails({ video, actions }: { video: Video; actions?: React
         <p className="mb-1 text-sm font-semibold">
           {plural(video.views, 'count.views')} · <time dateTime={video.createdAt}>{formatRelative(video.createdAt)}</time>
         </p>
-        <Description text={video.description} />
+        <Description text={video.description} timestamps={timestamps} />
       </div>
     </div>
   );

@@ -7,6 +7,7 @@ import { Keyboard, Maximize, Minimize, Pause, Play, RectangleHorizontal } from '
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { formatDuration } from '@/lib/format.ts';
+import { storage } from '@/lib/storage.ts';
 import { canTakeOver, playbackEngine, variantHeights } from '../playback-engine.ts';
 import { CaptionsToggle, toggleCaptions } from '../player/captions-toggle.tsx';
 import { CaptionsMenu, CaptionTracks } from '../player/captions-menu.tsx';
@@ -46,7 +47,7 @@ const VOLUME_STEP = 0.05;
 
 /** The last saved position worth resuming from (not the first or last seconds). */
 function resumePoint(id: string, duration: number, fromServer?: number): number {
-  const saved = Number(localStorage.getItem(positionKey(id)) ?? fromServer ?? 0);
+  const saved = Number(storage.get(positionKey(id)) ?? fromServer ?? 0);
   return saved > 5 && saved < duration - 5 ? saved : 0;
 }
 
@@ -337,7 +338,7 @@ export function VideoPlayer({
     play: () => setPlaying(true),
     pause: (v) => {
       setPlaying(false);
-      localStorage.setItem(positionKey(videoId), String(Math.floor(v.currentTime)));
+      storage.set(positionKey(videoId), String(Math.floor(v.currentTime)));
     },
     playing: (v) => {
       if (playedOnce.current) return;
@@ -347,7 +348,7 @@ export function VideoPlayer({
     timeupdate: (v) => {
       const t = v.currentTime;
       setTime(t);
-      if (Math.floor(t) % 5 === 0) localStorage.setItem(positionKey(videoId), String(Math.floor(t)));
+      if (Math.floor(t) % 5 === 0) storage.set(positionKey(videoId), String(Math.floor(t)));
     },
     volumechange: (v) => {
       setMuted(v.muted);
@@ -360,7 +361,7 @@ export function VideoPlayer({
       savePrefs({ speed: v.playbackRate });
     },
     ended: () => {
-      localStorage.removeItem(positionKey(videoId));
+      storage.remove(positionKey(videoId));
       callbacks.current.onEnded?.();
     },
   };
@@ -402,7 +403,14 @@ export function VideoPlayer({
   const chapter = chapterAt(chapters, time);
 
   return (
-    <div ref={box} role="region" aria-label={t('player.region')} className={clsx('group relative aspect-video w-full overflow-hidden bg-media sm:rounded-xl', className)}>
+    <div
+      ref={box}
+      role="region"
+      aria-label={t('player.region')}
+      data-player
+      // Below the sticky top bar when a timestamp link scrolls it into view.
+      className={clsx('group relative aspect-video w-full scroll-mt-16 overflow-hidden bg-media sm:rounded-xl', className)}
+    >
       <div ref={slot} className="contents" />
       {createPortal(<CaptionTracks captions={captions} />, el)}
       <div

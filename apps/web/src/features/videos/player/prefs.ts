@@ -1,3 +1,5 @@
+import { storage } from '@/lib/storage.ts';
+
 /** Playback speeds offered (YouTube's). */
 export const SPEEDS = [0.25, 0.5, 0.75, 1, 1.25, 1.5, 1.75, 2] as const;
 
@@ -18,12 +20,9 @@ const clampVolume = (v: unknown) => (typeof v === 'number' && v >= 0 && v <= 1 ?
 
 /** The saved preferences; anything missing or out of range falls back to the default. */
 export function readPrefs(): PlayerPrefs {
-  let saved: Partial<Record<keyof PlayerPrefs, unknown>> = {};
-  try {
-    saved = JSON.parse(localStorage.getItem(KEY) ?? '{}') ?? {};
-  } catch {
-    // A corrupt entry is forgotten, not fatal.
-  }
+  // A corrupt entry (or blocked storage) is forgotten, not fatal.
+  const stored = storage.getJson(KEY);
+  const saved: Partial<Record<keyof PlayerPrefs, unknown>> = stored && typeof stored === 'object' ? stored : {};
   return {
     volume: clampVolume(saved.volume),
     muted: saved.muted === true,
@@ -34,7 +33,7 @@ export function readPrefs(): PlayerPrefs {
 }
 
 export function savePrefs(patch: Partial<PlayerPrefs>): void {
-  localStorage.setItem(KEY, JSON.stringify({ ...readPrefs(), ...patch }));
+  storage.set(KEY, JSON.stringify({ ...readPrefs(), ...patch }));
 }
 
 /** The next speed in `SPEEDS` up (+1) or down (-1), staying at the ends. */

@@ -55,6 +55,7 @@ export function SeekBar({
       <input
         type="range"
         aria-label={t('player.seek')}
+        data-seek-bar
         aria-valuetext={`${t('player.seekValue', { time: formatDuration(time), duration: formatDuration(length) })}${current ? `, ${current.title}` : ''}`}
         min={0}
         max={length}

@@ -8,7 +8,7 @@ import { Button } from '@/components/ui/button.tsx';
 import { EmptyState } from '@/components/ui/empty-state.tsx';
 import { Spinner } from '@/components/ui/spinner.tsx';
 import { errorMessage } from '@/lib/api-client.ts';
-import { formatCount, formatDuration } from '@/lib/format.ts';
+import { axisStep, formatAxisDays, formatCount, formatDay, formatDuration, formatPercent, formatWatchTime } from '@/lib/format.ts';
 import { LineAreaChart } from './line-chart.tsx';
 import { t, type MessageKey } from '@/lib/i18n/i18n.ts';
 
@@ -19,13 +19,6 @@ const rangeLabels: Record<AnalyticsRange, MessageKey> = {
   '365d': 'analytics.range365',
   lifetime: 'analytics.lifetime',
 };
-
-/** 20 s, 12 min, 3.5 h: watch time at the scale it has. */
-export function formatWatchTime(seconds: number): string {
-  if (seconds < 60) return `${seconds} s`;
-  if (seconds < 3600) return `${Math.floor(seconds / 60)} min`;
-  return `${(seconds / 3600).toFixed(1)} h`;
-}
 
 /** The frame of both analytics pages: title, back link, range, CSV download, then the figures or their state. */
 export function AnalyticsFrame({
@@ -84,7 +77,7 @@ export function AnalyticsFrame({
               </select>
             </div>
             <Button variant="secondary" onClick={() => void download()} loading={downloading}>
-              <Download className="size-4" aria-hidden /> Download CSV
+              <Download className="size-4" aria-hidden /> {t('analytics.downloadCsv')}
             </Button>
           </div>
         </div>
@@ -159,7 +152,11 @@ function DailyChart({ days }: { days: AnalyticsDay[] }) {
   const [metric, setMetric] = useState<Metric>('views');
   const name = useId();
   const chosen = metrics.find((m) => m.key === metric)!;
-  const points = days.map((d) => ({ label: d.date, value: chosen.value(d) }));
+  const ticks = formatAxisDays(
+    days.map((d) => d.date),
+    axisStep(days.length),
+  );
+  const points = days.map((d, i) => ({ label: formatDay(d.date), tick: ticks[i], value: chosen.value(d) }));
   return (
     <section aria-labelledby={`${name}-title`} className="rounded-xl border border-line p-4">
       <div className="mb-3 flex flex-wrap items-center justify-between gap-3">
@@ -209,17 +206,17 @@ function SourcesList({ sources }: { sources: ChannelAnalytics['sources'] }) {
       </h2>
       <ul aria-labelledby="traffic-sources" className="flex flex-col gap-3">
         {sorted.map((s) => {
-          const share = total ? Math.round((s.views / total) * 100) : 0;
+          const share = total ? s.views / total : 0;
           return (
             <li key={s.source}>
               <div className="flex justify-between gap-2 text-sm">
                 <span>{t(sourceLabels[s.source])}</span>
                 <span className="tabular-nums text-fg-muted">
-                  {t('analytics.sourceViews', { n: formatCount(s.views), share })}
+                  {t('analytics.sourceViews', { n: formatCount(s.views), count: s.views, share: formatPercent(share) })}
                 </span>
               </div>
               <div aria-hidden className="mt-1 h-2 overflow-hidden rounded-full bg-surface-subtle">
-                <div className="h-full rounded-full bg-accent" style={{ width: `${share}%` }} />
+                <div className="h-full rounded-full bg-accent" style={{ width: `${Math.round(share * 100)}%` }} />
               </div>
             </li>
           );

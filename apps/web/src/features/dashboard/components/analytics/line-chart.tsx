@@ -1,15 +1,15 @@
 import { LineChart } from 'chartist';
 import { useEffect, useRef } from 'react';
+import { axisStep, formatNumber } from '@/lib/format.ts';
 import './line-chart.css';
 
 export interface LinePoint {
-  /** The x label (a day, a position). */
+  /** The x label (a day, a position), in full: the table's row header. */
   label: string;
+  /** The x axis's shorter label when there is one (a day's 'Mar 5' or '10' for 'Mar 10, 2026'; formatAxisDays with axisStep). */
+  tick?: string;
   value: number;
 }
-
-/** At most this many x labels, whatever the number of points: they must not overlap on a phone. */
-const MAX_LABELS = 6;
 
 /**
  * A line over an area (Chartist, SVG; ADR 014), with a text alternative: the SVG is hidden from
@@ -20,7 +20,7 @@ export function LineAreaChart({
   points,
   caption,
   columns,
-  format = String,
+  format = formatNumber,
   high,
 }: {
   points: LinePoint[];
@@ -36,8 +36,9 @@ export function LineAreaChart({
   const chart = useRef<LineChart | null>(null);
 
   useEffect(() => {
-    const every = Math.ceil(points.length / MAX_LABELS);
-    const data = { labels: points.map((p) => p.label), series: [points.map((p) => p.value)] };
+    // A few x labels whatever the number of points: they must not overlap on a phone.
+    const every = axisStep(points.length);
+    const data = { labels: points.map((p) => p.tick ?? p.label), series: [points.map((p) => p.value)] };
     const options = {
       height: '220px',
       showArea: true,
