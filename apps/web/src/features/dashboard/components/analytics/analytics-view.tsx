@@ -114,7 +114,8 @@ export function AnalyticsBody({ answer, children }: { answer: Pick<ChannelAnalyt
       ) : (
         <>
           <DailyChart days={answer.days} />
-          <div className="grid gap-6 lg:grid-cols-2">
+          {/* minmax(0, 1fr): a wide table or a long word wraps inside its card instead of widening the page. */}
+          <div className="grid grid-cols-[minmax(0,1fr)] gap-6 lg:grid-cols-2">
             <SourcesList sources={answer.sources} />
             {children}
           </div>
@@ -212,7 +213,7 @@ function SourcesList({ sources }: { sources: ChannelAnalytics['sources'] }) {
           const share = total ? Math.round((s.views / total) * 100) : 0;
           return (
             <li key={s.source}>
-              <div className="flex justify-between gap-2 text-sm">
+              <div className="flex flex-wrap justify-between gap-x-2 text-sm">
                 <span>{t(sourceLabels[s.source])}</span>
                 <span className="tabular-nums text-fg-muted">
                   {t('analytics.sourceViews', { n: formatCount(s.views), share })}
