@@ -1,5 +1,5 @@
 import type { Video } from '@glimpse/contract';
-import { createChannelUser, expect, expectAxeClean, screenshotWidths, test, trackPlayback, uniqueName, uploadVideo, waitForPlaying } from './support/index.ts';
+import { captionBox, createChannelUser, expect, expectAxeClean, screenshotWidths, test, trackPlayback, uniqueName, uploadVideo, waitForPlaying } from './support/index.ts';
 
 let chaptered: Video;
 
@@ -110,5 +110,53 @@ test('a description with timestamps gives chapters on the seek bar and under the
     // Remembered for the next video (and this one after a reload).
     await page.reload();
     await expect(page.getByRole('combobox', { name: 'Playback speed' })).toHaveValue('2');
+  });
+});
+
+// Issue 34 item 1: the browser draws the cues at the bottom of the video, where the control bar is.
+test('captions rise above the control bar while it shows and go back down when it hides', async ({ page, request }) => {
+  test.setTimeout(120_000);
+  const owner = await createChannelUser(request, 'Caption Lift');
+  const clip = await uploadVideo(owner, { title: uniqueName('Lifted captions '), seconds: 30 });
+  await owner.send('post', `/videos/${clip._id}/captions/en`, { label: 'English', text: 'WEBVTT\n\n00:00:00.000 --> 00:00:30.000\nA caption all the way through\n' }, 200);
+  await page.setViewportSize({ width: 1000, height: 800 });
+  await trackPlayback(page);
+  await page.goto(`/video/${clip._id}`);
+  await waitForPlaying(page);
+  const video = page.locator('video');
+  const seek = page.getByRole('slider', { name: 'Seek' });
+  // The shortcut, so that no control of the bar keeps the focus (which shows the bar).
+  await page.keyboard.press('c');
+  await page.mouse.move(0, 0);
+  /** The cue's bottom edge above the seek bar's top (> 0: clear of the bar), and the video's bottom below the cue's. */
+  const gaps = async () => {
+    const [cue, bar, frame] = await Promise.all([captionBox(page), seek.boundingBox(), video.boundingBox()]);
+    expect(cue, 'a cue on screen').not.toBeNull();
+    return { aboveBar: Math.round(bar!.y - cue!.bottom), aboveVideoBottom: Math.round(frame!.y + frame!.height - cue!.bottom) };
+  };
+
+  await test.step('playing, the pointer away: the bar hides and the captions sit at the bottom', async () => {
+    await expect.poll(async () => (await gaps()).aboveVideoBottom).toBeLessThanOrEqual(2);
+  });
+  await test.step('the pointer over the video shows the bar: the captions move up, smoothly', async () => {
+    const frame = (await video.boundingBox())!;
+    await page.mouse.move(frame.x + frame.width / 2, frame.y + frame.height / 3);
+    await expect.poll(async () => (await gaps()).aboveBar).toBeGreaterThanOrEqual(0);
+    expect((await captionBox(page))!.transition).not.toBe('0s');
+    await page.mouse.move(0, 0);
+    await expect.poll(async () => (await gaps()).aboveVideoBottom).toBeLessThanOrEqual(2);
+  });
+  await test.step('paused, the bar stays and so do the captions above it', async () => {
+    await video.evaluate((v: HTMLVideoElement) => v.pause());
+    await expect.poll(async () => (await gaps()).aboveBar).toBeGreaterThanOrEqual(0);
+  });
+  await test.step('on a phone the bar always shows: the captions stay above it while playing', async () => {
+    await page.setViewportSize({ width: 360, height: 720 });
+    await video.evaluate((v: HTMLVideoElement) => v.play());
+    const lifted = async () => expect.poll(async () => (await gaps()).aboveBar).toBeGreaterThanOrEqual(0);
+    await lifted();
+    await screenshotWidths(page, 'captions-playing', { widths: [360], ready: lifted });
+    await video.evaluate((v: HTMLVideoElement) => v.pause());
+    await screenshotWidths(page, 'captions-paused', { widths: [800], ready: lifted });
   });
 });

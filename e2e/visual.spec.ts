@@ -65,7 +65,7 @@ async function shoot(page: Page, name: string, ready: (page: Page) => Promise<un
 test('anonymous screens in both themes', async ({ page }) => {
   test.setTimeout(240_000);
   const screens: [string, string, (p: Page) => Promise<unknown>][] = [
-    ['home', '/', (p) => expect(p.getByRole('heading', { level: 3 }).first()).toBeVisible()],
+    ['home', '/', (p) => expect(p.getByRole('heading', { level: 2 }).first()).toBeVisible()],
     ['watch', `/video/${video._id}`, (p) => expect(p.getByRole('heading', { level: 1 })).toBeVisible()],
     ['channel', `/channel/@${owner.user.userName}/videos`, (p) => expect(p.getByRole('heading', { name: 'Test pattern two' })).toBeVisible()],
     ['channel-tweets', `/channel/@${owner.user.userName}/tweets`, (p) => expect(p.getByText('Behind the scenes of today')).toBeVisible()],
@@ -85,7 +85,7 @@ test('signed-in screens in both themes', async ({ page }) => {
   const me = `@${owner.user.userName}`;
   await signIn(page, owner.account);
   const screens: [string, string, (p: Page) => Promise<unknown>][] = [
-    ['home-signed-in', '/', (p) => expect(p.getByRole('heading', { level: 3 }).first()).toBeVisible()],
+    ['home-signed-in', '/', (p) => expect(p.getByRole('heading', { level: 2 }).first()).toBeVisible()],
     ['watch-own', `/video/${video._id}`, (p) => expect(p.getByRole('heading', { level: 1 })).toBeVisible()],
     ['channel-own-tweets', `/channel/${me}/tweets`, (p) => expect(p.getByText('Behind the scenes of today')).toBeVisible()],
     ['channel-subscribed', `/channel/@${fan.user.userName}/subscribed`, (p) => expect(p.getByRole('heading', { level: 1 }).first()).toBeVisible()],

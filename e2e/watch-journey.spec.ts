@@ -216,12 +216,12 @@ test('the player answers its shortcuts, resumes where it paused and previews the
 test('search filters: duration narrows the videos, the channel type lists channels and resets the rest', async ({ page }) => {
   await page.goto(`/search?searchText=${tag}&t=1`);
   const results = page.getByRole('list', { name: 'Search results' });
-  await expect(results.getByRole('heading', { level: 3 })).toHaveCount(2);
+  await expect(results.getByRole('heading', { level: 2 })).toHaveCount(2);
   await page.getByRole('button', { name: 'Filters' }).click();
   await page.getByRole('button', { name: 'Over 15 minutes' }).click();
   await expect(page.getByText('No videos found')).toBeVisible();
   await page.getByRole('button', { name: 'Under 4 minutes' }).click();
-  await expect(results.getByRole('heading', { level: 3 })).toHaveCount(2);
+  await expect(results.getByRole('heading', { level: 2 })).toHaveCount(2);
 
   const box = page.getByRole('searchbox', { name: 'Search' });
   await box.fill('Glimpse Studio');

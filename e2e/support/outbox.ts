@@ -37,8 +37,10 @@ async function mailsWithHeadersTo(email: string): Promise<{ headers: string; tex
     const raw = await readFile(path.join(outboxDir, file), 'utf8');
     const split = raw.search(/\r?\n\r?\n/);
     const headers = raw.slice(0, split);
-    if (!new RegExp(`^to:.*${email.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`, 'im').test(headers)) continue;
-    texts.push({ headers: headers.replace(/\r?\n[ \t]+/g, ' '), text: textOf(headers, raw.slice(split).trim()) });
+    // A long address is folded onto the next line: unfold before matching.
+    const unfolded = headers.replace(/\r?\n[ \t]+/g, ' ');
+    if (!new RegExp(`^to:.*${email.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`, 'im').test(unfolded)) continue;
+    texts.push({ headers: unfolded, text: textOf(headers, raw.slice(split).trim()) });
   }
   return texts;
 }

@@ -7,6 +7,11 @@ import { SCREEN_WIDTHS, screenshotsDir } from './screenshots.ts';
 export const THEMES = ['light', 'dark'] as const;
 /** WCAG 2.0-2.2 A/AA and axe's best practices. */
 const AUDIT_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'];
+/**
+ * The page's outline, whatever axe's impact ("moderate"): one h1, no skipped heading level, no two
+ * landmarks of one role with one name (issue 34 item 14). A screen-reader user moves by these.
+ */
+const STRUCTURE_RULES = ['page-has-heading-one', 'heading-order', 'landmark-unique'];
 export type Theme = (typeof THEMES)[number];
 
 /** A screen of the app: a name for its screenshot files and the address that opens it. */
@@ -44,7 +49,8 @@ export async function emulateTheme(page: Page, theme: Theme): Promise<void> {
 
 /**
  * Opens `route` once, then for each theme (emulated prefers-color-scheme) and width runs axe on
- * the whole document, keeping serious and critical violations, and saves a full-page shot to
+ * the whole document, keeping serious and critical violations and, in the first theme, any
+ * breach of the page's outline (STRUCTURE_RULES), and saves a full-page shot to
  * artifacts/screenshots/<theme>/<width>/<name>.png. Returns the violations, prefixed by theme and width.
  */
 export async function auditRoute(page: Page, route: AuditedRoute, widths: readonly number[] = SCREEN_WIDTHS): Promise<string[]> {
@@ -58,6 +64,7 @@ export async function auditRoute(page: Page, route: AuditedRoute, widths: readon
       // A theme changes colours only: after the first, the AA colour rules are enough (and much quicker).
       const rules = theme === THEMES[0] ? { tags: AUDIT_TAGS } : { rules: ['color-contrast', 'link-in-text-block'] };
       for (const v of await axeViolations(page, { impacts: ['serious', 'critical'], ...rules })) found.push(`${theme} ${width}px: ${v}`);
+      if (theme === THEMES[0]) for (const v of await axeViolations(page, { rules: STRUCTURE_RULES })) found.push(`${width}px: ${v}`);
       const dir = path.join(screenshotsDir, theme, String(width));
       await mkdir(dir, { recursive: true });
       await page.screenshot({ path: path.join(dir, `${route.name}.png`), fullPage: true, animations: 'disabled', caret: 'hide' });

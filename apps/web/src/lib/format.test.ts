@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import {
-  axisStep,
   englishAgo,
   formatAxisDays,
   formatCount,
@@ -121,22 +120,15 @@ describe('per locale (ADR 021)', () => {
     expect([20, 720, 12_600].map((s) => nb(formatWatchTime(s, 'fr')))).toEqual(['20 s', '12 min', '3,5 h']);
   });
 
-  it('labels chart days short and localised, naming the month where it changes, with the year only when they span two', () => {
+  it('labels chart days short and localised, each naming its month, with the year only when they span two', () => {
     const days = ['2026-03-05', '2026-03-06', '2026-03-20', '2026-04-02'];
-    expect(formatAxisDays(days, 1, 'en')).toEqual(['Mar 5', '6', '20', 'Apr 2']);
-    expect(formatAxisDays(days, 1, 'fr').map(nb)).toEqual(['5 mars', '6', '20', '2 avr.']);
-    expect(formatAxisDays(days, 1, 'es').map(nb)).toEqual(['5 mar', '6', '20', '2 abr']);
-    // One label every `step` days, '' between; the month named on the first labelled day of it.
-    expect(formatAxisDays(days, 2, 'en')).toEqual(['Mar 5', '', '20', '']);
-    expect(formatAxisDays(['2026-03-30', '2026-03-31', '2026-04-01', '2026-04-02'], 3, 'en')).toEqual(['Mar 30', '', '', 'Apr 2']);
-    expect(formatAxisDays(['2025-12-31', '2026-01-01'], 1, 'en')).toEqual(['Dec 31, 25', 'Jan 1, 26']);
+    expect(formatAxisDays(days, 'en')).toEqual(['Mar 5', 'Mar 6', 'Mar 20', 'Apr 2']);
+    expect(formatAxisDays(days, 'fr').map(nb)).toEqual(['5 mars', '6 mars', '20 mars', '2 avr.']);
+    expect(formatAxisDays(days, 'es').map(nb)).toEqual(['5 mar', '6 mar', '20 mar', '2 abr']);
+    expect(formatAxisDays(['2025-12-31', '2026-01-01'], 'en')).toEqual(['Dec 31, 25', 'Jan 1, 26']);
     // No ISO date and no bare year on an axis.
-    expect(formatAxisDays(days, 1, 'fr').join(' ')).not.toMatch(/\d{4}|\//);
+    expect(formatAxisDays(days, 'fr').join(' ')).not.toMatch(/\d{4}|\//);
     expect([formatDay('2026-03-05', 'en'), nb(formatDay('2026-03-05', 'fr'))]).toEqual(['Mar 5, 2026', '5 mars 2026']);
-  });
-
-  it('spaces axis labels to at most six', () => {
-    expect([1, 6, 7, 28, 90, 365].map((n) => axisStep(n))).toEqual([1, 1, 2, 5, 15, 61]);
   });
 
   it('keys days as yyyy-MM-dd in local time whatever the language', async () => {

@@ -155,26 +155,16 @@ export function formatDate(date: string | number | Date, locale: Locale = getLoc
 // A calendar day ('yyyy-MM-dd') is read at UTC midnight and written in UTC, so no time zone moves it.
 const dayAt = (day: string) => new Date(`${day}T00:00:00Z`);
 
-/** How far apart a chart's x labels are, so that it shows at most `max` of them (6 fit a phone). */
-export const axisStep = (count: number, max = 6): number => Math.max(1, Math.ceil(count / max));
-
 /**
- * The x labels of a chart of days (each 'yyyy-MM-dd'), one every `step` days and '' between: short
- * and localised, the month named only where it changes ('Mar 5', '10', '15', 'Apr 1'; fr '5 mars',
- * '10'...; es '5 mar'), with a two-digit year ('Dec 28, 25', 'Jan 2, 26') when the days span two.
+ * The x labels of a chart of days (each 'yyyy-MM-dd'): short and localised, every one naming its
+ * month ('Mar 5'; fr '5 mars'; es '5 mar'), since the chart shows only as many as fit
+ * (AxisLabels) and any of them may stand alone; a two-digit year ('Dec 28, 25') when the days
+ * span two years.
  */
-export function formatAxisDays(days: readonly string[], step = 1, locale: Locale = getLocale()): string[] {
+export function formatAxisDays(days: readonly string[], locale: Locale = getLocale()): string[] {
   const years = new Set(days.map((d) => d.slice(0, 4)));
-  const withMonth = dateFormat(locale, { month: 'short', day: 'numeric', timeZone: 'UTC', ...(years.size > 1 ? { year: '2-digit' } : {}) });
-  const dayOnly = dateFormat(locale, { day: 'numeric', timeZone: 'UTC' });
-  let named = '';
-  return days.map((d, i) => {
-    if (i % step !== 0) return '';
-    const month = d.slice(0, 7);
-    const f = month === named ? dayOnly : withMonth;
-    named = month;
-    return f.format(dayAt(d));
-  });
+  const short = dateFormat(locale, { month: 'short', day: 'numeric', timeZone: 'UTC', ...(years.size > 1 ? { year: '2-digit' } : {}) });
+  return days.map((d) => short.format(dayAt(d)));
 }
 
 /** A calendar day ('yyyy-MM-dd') in full, for a chart's table and tooltips: 'Mar 5, 2026', fr '5 mars 2026'. */

@@ -8,6 +8,8 @@ import { t } from '@/lib/i18n/i18n.ts';
 
 interface Entry {
   label: string;
+  /** What the 80 px rail shows instead of a label too long for it (and names the link by: what it shows, WCAG 2.5.3). */
+  short?: string;
   to: string;
   icon: LucideIcon;
   end?: boolean;
@@ -37,7 +39,7 @@ export function useMenuGroups(): Entry[][] {
       { label: t('nav.about'), to: paths.about.getHref(), icon: Info },
       ...(user ? [{ label: t('nav.notifications'), to: paths.notifications.getHref(), icon: Bell }] : []),
       ...(user ? [{ label: t('nav.myReports'), to: paths.myReports.getHref(), icon: Flag }] : []),
-      ...(isStaff(user?.role) ? [{ label: t('nav.administration'), to: paths.admin.getHref(), icon: ShieldCheck }] : []),
+      ...(isStaff(user?.role) ? [{ label: t('nav.administration'), short: t('nav.administrationShort'), to: paths.admin.getHref(), icon: ShieldCheck }] : []),
     ],
   ];
 }
@@ -72,7 +74,14 @@ export function SideMenu({ mode, onNavigate, className }: { mode: 'rail' | 'full
                 }
               >
                 <entry.icon className="size-5 shrink-0" aria-hidden />
-                <span className={clsx(rail && 'text-center')}>{entry.label}</span>
+                {entry.short && rail ? (
+                  <>
+                    <span className={clsx('text-center', responsive && 'lg:hidden')}>{entry.short}</span>
+                    {responsive && <span className="hidden lg:inline">{entry.label}</span>}
+                  </>
+                ) : (
+                  <span className={clsx(rail && 'text-center')}>{entry.label}</span>
+                )}
               </NavLink>
             </li>
           ))}

@@ -103,7 +103,7 @@ function SimilarVideos({ videoId }: { videoId: string }) {
       <ul className="flex flex-col gap-3">
         {similar.data.map((v) => (
           <li key={v._id}>
-            <VideoCard video={v} layout="compact" />
+            <VideoCard video={v} layout="compact" headingLevel={3} />
           </li>
         ))}
       </ul>

@@ -38,9 +38,10 @@ export function ChannelHeader({
           {/* On the rim, clear of the initials. */}
           {avatarControl && <div className="absolute -bottom-2 -right-2">{avatarControl}</div>}
         </div>
-        <div className="min-w-0 flex-1">
-          <h1 className="truncate text-2xl font-bold">{channel.fullName}</h1>
-          <p className="truncate text-sm text-fg-muted">@{channel.userName}</p>
+        {/* A long name or handle wraps rather than losing its end. */}
+        <div className="min-w-0 flex-1 [overflow-wrap:anywhere]">
+          <h1 className="text-2xl font-bold">{channel.fullName}</h1>
+          <p className="text-sm text-fg-muted">@{channel.userName}</p>
           <p className="text-sm text-fg-muted">
             {plural(channel.subscriberCount, 'count.subscribers')} · {plural(channel.videoCount, 'count.videos')}
           </p>

@@ -44,7 +44,7 @@ export function PlaylistTile({ playlist, actions, title }: { playlist: PlaylistS
       )}
       <div className="flex items-start justify-between gap-2">
         <div className="min-w-0 flex-1">
-          {title ?? <h3 className="truncate text-base font-semibold leading-snug">{playlist.name}</h3>}
+          {title ?? <h2 className="truncate text-base font-semibold leading-snug">{playlist.name}</h2>}
           <p className="text-sm text-fg-muted">{t('search.updated', { time: formatRelative(playlist.updatedAt) })}</p>
         </div>
         {actions}

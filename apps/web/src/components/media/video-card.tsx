@@ -20,19 +20,23 @@ function stateBadge(video: VideoSummary): string | null {
  * The one video card (docs/design.md). 'card': thumbnail above avatar, title, channel and views
  * (home, channel and personal grids); 'row': thumbnail beside the text; 'responsive': a card on
  * narrow screens, a wide row from 640 px (search); 'compact': small row (similar videos).
- * `from`: the page it is on, for the watch page's analytics (router state).
+ * `from`: the page it is on, for the watch page's analytics (router state). The title is a
+ * level-2 heading (the lists sit under the page's h1), `headingLevel` 3 under a section's h2.
  */
 export function VideoCard({
   video,
   layout = 'card',
   listId,
   from,
+  headingLevel = 2,
 }: {
   video: VideoSummary;
   layout?: 'card' | 'row' | 'responsive' | 'compact';
   listId?: string;
   from?: TrafficSource;
+  headingLevel?: 2 | 3;
 }) {
+  const Heading = headingLevel === 3 ? 'h3' : 'h2';
   const href = paths.video.getHref(video._id, listId);
   const state = from && { source: from };
   const channelHref = paths.channel.videos.getHref(video.owner.userName);
@@ -72,12 +76,12 @@ export function VideoCard({
           </Link>
         )}
         <div className="min-w-0 flex-1">
-          <h3 className={clsx('font-semibold leading-snug', layout === 'compact' ? 'text-sm' : 'text-base')}>
+          <Heading className={clsx('font-semibold leading-snug', layout === 'compact' ? 'text-sm' : 'text-base')}>
             {/* A block link: a two-line title gets one focus ring around both lines, not two pieces. */}
             <Link to={href} state={state} className="line-clamp-2 rounded hover:underline">
               {video.title}
             </Link>
-          </h3>
+          </Heading>
           {badge && <p className="sr-only">{badge}</p>}
           {(row || responsive) && <p className={clsx('mt-1 text-xs text-fg-muted', responsive && 'hidden sm:block')}>{meta}</p>}
           <Link to={channelHref} className="mt-1 flex items-center gap-2 rounded text-sm text-fg-muted hover:text-fg">

@@ -5,6 +5,7 @@ import { useEffect } from 'react';
 import toast from 'react-hot-toast';
 import { NavLink, Outlet, useNavigate, useOutletContext } from 'react-router';
 import { Spinner } from '@/components/ui/spinner.tsx';
+import { TabStrip } from '@/components/ui/tab-strip.tsx';
 import { paths } from '@/config/paths.ts';
 import { meQueryOptions } from '@/lib/me.ts';
 import { sectionsFor } from '../admin-sections.ts';
@@ -40,23 +41,26 @@ export default function Administration() {
   return (
     <div className="mx-auto flex max-w-5xl flex-col gap-4 p-4">
       <h1 className="text-2xl font-semibold">{t('nav.administration')}</h1>
-      <nav aria-label={t('admin.sections')} className="-mx-1 flex gap-1 overflow-x-auto border-b border-line">
-        {sectionsFor(role).map((s) => (
-          <NavLink
-            key={s.to}
-            to={s.to}
-            end={s.end}
-            className={({ isActive }) =>
-              clsx(
-                'whitespace-nowrap rounded-t-md px-3 py-2 text-sm font-medium',
-                isActive ? 'border-b-2 border-accent text-link' : 'text-fg-muted hover:text-fg',
-              )
-            }
-          >
-            {t(s.label)}
-          </NavLink>
-        ))}
-      </nav>
+      <TabStrip label={t('admin.sections')} className="-mx-1 border-b border-line">
+        <ul className="flex min-w-max gap-1">
+          {sectionsFor(role).map((s) => (
+            <li key={s.to}>
+              <NavLink
+                to={s.to}
+                end={s.end}
+                className={({ isActive }) =>
+                  clsx(
+                    'block whitespace-nowrap rounded-t-md px-3 py-2 text-sm font-medium',
+                    isActive ? 'border-b-2 border-accent text-link' : 'text-fg-muted hover:text-fg',
+                  )
+                }
+              >
+                {t(s.label)}
+              </NavLink>
+            </li>
+          ))}
+        </ul>
+      </TabStrip>
       <Outlet context={{ role } satisfies AdminContext} />
     </div>
   );

@@ -62,8 +62,10 @@ export default function AdminUsers() {
 
   return (
     <section aria-label={t('admin.users')} className="flex flex-col gap-4">
-      <form role="search" onSubmit={onSearch} className="flex flex-wrap items-end gap-2">
-        <label className="flex min-w-0 flex-1 flex-col gap-1 text-sm font-medium text-fg-muted">
+      {/* Named: the top bar's search is a search landmark too. */}
+      <form role="search" aria-label={t('admin.searchUsers')} onSubmit={onSearch} className="flex flex-wrap items-end gap-2">
+        {/* At least 16rem: on a phone the box takes its own line, the state and the button share the next. */}
+        <label className="flex min-w-0 flex-[2_1_16rem] flex-col gap-1 text-sm font-medium text-fg-muted">
           {t('admin.searchUsers')}
           <input
             type="search"
@@ -73,7 +75,7 @@ export default function AdminUsers() {
             className="h-10 rounded-lg border border-line-strong bg-surface px-3 text-sm font-normal"
           />
         </label>
-        <label className="flex flex-col gap-1 text-sm font-medium text-fg-muted">
+        <label className="flex min-w-0 flex-[1_1_10rem] flex-col gap-1 text-sm font-medium text-fg-muted">
           {t('admin.state')}
           <select
             value={filter.state ?? ''}
@@ -101,12 +103,13 @@ export default function AdminUsers() {
         <ul aria-label={t('admin.accounts')} className="divide-y divide-line rounded-xl border border-line">
           {list.map((u) => (
             <li key={u._id} className="flex flex-wrap items-center gap-x-4 gap-y-2 p-3">
-              <div className="min-w-0 flex-1">
+              {/* The account first, whole (long names and addresses wrap); the controls beside it where there is room, else below. */}
+              <div className="min-w-0 flex-[1_1_16rem] [overflow-wrap:anywhere]">
                 <Link to={paths.channel.videos.getHref(u.userName)} className="font-medium hover:underline">
                   {u.fullName}
                 </Link>{' '}
                 <span className="text-sm text-fg-muted">@{u.userName}</span>
-                <p className="truncate text-sm text-fg-muted">
+                <p className="text-sm text-fg-muted">
                   {u.email}
                   {!u.emailVerified && t('admin.notVerified')}
                   {t('admin.userMeta', { date: formatDate(u.createdAt), count: u.videos })}
@@ -119,9 +122,11 @@ export default function AdminUsers() {
                   </p>
                 )}
               </div>
-              <RoleCell user={u} editable={role === 'admin' && u._id !== me?.userId} />
-              {u._id !== me?.userId && maySuspend(role, u) && <SuspendButton user={u} />}
-              {role === 'admin' && u._id !== me?.userId && <DeleteAccountButton user={u} />}
+              <div className="flex flex-wrap items-center gap-2">
+                <RoleCell user={u} editable={role === 'admin' && u._id !== me?.userId} />
+                {u._id !== me?.userId && maySuspend(role, u) && <SuspendButton user={u} />}
+                {role === 'admin' && u._id !== me?.userId && <DeleteAccountButton user={u} />}
+              </div>
             </li>
           ))}
         </ul>

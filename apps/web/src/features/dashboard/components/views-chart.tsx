@@ -1,6 +1,11 @@
-import { axisStep, formatAxisDays, formatCount, formatDay, localDay, plural } from '@/lib/format.ts';
+import { formatAxisDays, formatCount, formatDay, localDay, plural } from '@/lib/format.ts';
+import { useElementWidth } from '@/lib/use-element-width.ts';
 import type { VideoSummary } from '@/components/media/types.ts';
 import { t } from '@/lib/i18n/i18n.ts';
+import { AxisLabels } from './axis-labels.tsx';
+
+/** Tailwind's gap-1 between two bars (px). */
+const BAR_GAP = 4;
 
 /** Views summed per local upload day (yyyy-MM-dd, in every language: it sorts), oldest first. */
 export function viewsByUploadDay(videos: Pick<VideoSummary, 'createdAt' | 'views'>[]): { day: string; views: number }[] {
@@ -18,14 +23,14 @@ export function viewsByUploadDay(videos: Pick<VideoSummary, 'createdAt' | 'views
  * than a scaled SVG: the height and the text size stay the same at every screen width.
  */
 export function ViewsChart({ videos }: { videos: Pick<VideoSummary, 'createdAt' | 'views'>[] }) {
+  const [bars, width] = useElementWidth<HTMLDivElement>();
   const days = viewsByUploadDay(videos);
   if (days.length === 0) return null;
   const most = Math.max(...days.map((d) => d.views));
   const max = Math.max(1, most);
-  const ticks = formatAxisDays(
-    days.map((d) => d.day),
-    axisStep(days.length),
-  );
+  // The bars share the row: each label sits under the middle of its bar.
+  const barWidth = (width - BAR_GAP * (days.length - 1)) / days.length;
+  const centres = days.map((_, i) => i * (barWidth + BAR_GAP) + barWidth / 2);
   const dayViews = (d: { day: string; views: number }) => t('chart.dayViews', { day: formatDay(d.day), views: plural(d.views, 'count.views') });
   const summary = days.map(dayViews).join(', ');
   return (
@@ -38,7 +43,7 @@ export function ViewsChart({ videos }: { videos: Pick<VideoSummary, 'createdAt' 
           <span>0</span>
         </div>
         <div aria-hidden className="min-w-0 flex-1">
-          <div className="relative flex h-36 items-end gap-1 border-b border-line-strong">
+          <div ref={bars} className="relative flex h-36 items-end gap-1 border-b border-line-strong">
             {most === 0 && <p className="absolute inset-0 flex items-center justify-center text-sm">{t('chart.noViews')}</p>}
             {days.map((d) => (
               <div key={d.day} className="flex h-full min-w-0 flex-1 items-end justify-center" title={dayViews(d)}>
@@ -46,12 +51,8 @@ export function ViewsChart({ videos }: { videos: Pick<VideoSummary, 'createdAt' 
               </div>
             ))}
           </div>
-          <div className="mt-1 flex gap-1">
-            {days.map((d, i) => (
-              <span key={d.day} className="min-w-0 flex-1 truncate text-center">
-                {ticks[i]}
-              </span>
-            ))}
+          <div className="mt-1">
+            <AxisLabels labels={formatAxisDays(days.map((d) => d.day))} centres={centres} width={width} />
           </div>
         </div>
       </div>

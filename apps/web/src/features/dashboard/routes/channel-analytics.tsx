@@ -32,33 +32,33 @@ export default function ChannelAnalyticsRoute() {
             <h2 id="top-videos" className="mb-3 font-semibold">
               {t('analytics.topVideos')}
             </h2>
-            <div className="relative overflow-x-auto">
-              <table className="w-full min-w-[420px] text-sm">
-                <caption className="sr-only">{t('analytics.topVideos')}</caption>
-                <thead>
-                  <tr className="text-left text-xs uppercase tracking-wide text-fg-muted">
-                    <th className="py-2 pr-3 font-semibold">{t('dashboard.colVideo')}</th>
-                    <th className="px-3 py-2 text-right font-semibold">{t('analytics.views')}</th>
-                    <th className="px-3 py-2 text-right font-semibold">{t('analytics.watchTime')}</th>
-                    <th className="py-2 pl-3 text-right font-semibold">{t('analytics.averageView')}</th>
+            <table className="w-full text-sm">
+              <caption className="sr-only">{t('analytics.topVideos')}</caption>
+              <thead>
+                {/* On a phone: tighter cells, figure columns only as wide as their words, the title gets the rest
+                    (and breaks anywhere); the average view (watch time / views) is left to wider screens. */}
+                <tr className="text-left text-xs uppercase text-fg-muted sm:tracking-wide">
+                  <th className="py-2 pr-2 font-semibold sm:pr-3">{t('dashboard.colVideo')}</th>
+                  <th className="w-px px-2 py-2 text-right font-semibold sm:px-3">{t('analytics.views')}</th>
+                  <th className="w-px py-2 pl-2 text-right font-semibold sm:px-3">{t('analytics.watchTime')}</th>
+                  <th className="hidden w-px py-2 pl-3 text-right font-semibold sm:table-cell">{t('analytics.averageView')}</th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-line">
+                {query.data.topVideos.map((v) => (
+                  <tr key={v.videoId}>
+                    <td className="py-2 pr-2 sm:pr-3">
+                      <Link to={paths.user.videoAnalytics.getHref(userName, v.videoId)} className="font-medium text-link [overflow-wrap:anywhere] hover:underline">
+                        {v.title}
+                      </Link>
+                    </td>
+                    <td className="px-2 py-2 text-right tabular-nums sm:px-3">{formatCount(v.views)}</td>
+                    <td className="py-2 pl-2 text-right tabular-nums sm:px-3">{formatWatchTime(v.watchTimeSeconds)}</td>
+                    <td className="hidden py-2 pl-3 text-right tabular-nums sm:table-cell">{formatDuration(v.averageViewDurationSeconds)}</td>
                   </tr>
-                </thead>
-                <tbody className="divide-y divide-line">
-                  {query.data.topVideos.map((v) => (
-                    <tr key={v.videoId}>
-                      <td className="py-2 pr-3">
-                        <Link to={paths.user.videoAnalytics.getHref(userName, v.videoId)} className="line-clamp-2 font-medium text-link hover:underline">
-                          {v.title}
-                        </Link>
-                      </td>
-                      <td className="px-3 py-2 text-right tabular-nums">{formatCount(v.views)}</td>
-                      <td className="px-3 py-2 text-right tabular-nums">{formatWatchTime(v.watchTimeSeconds)}</td>
-                      <td className="py-2 pl-3 text-right tabular-nums">{formatDuration(v.averageViewDurationSeconds)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+                ))}
+              </tbody>
+            </table>
           </section>
         </AnalyticsBody>
       )}

@@ -20,7 +20,7 @@ export function PlaylistRow({ playlist }: { playlist: PlaylistSummary }) {
         </Thumbnail>
       </div>
       <div className="min-w-0">
-        <h3 className="line-clamp-2 font-semibold">{playlist.name}</h3>
+        <h2 className="line-clamp-2 font-semibold">{playlist.name}</h2>
         <p className="mt-1 text-sm text-fg-muted">{playlist.owner.fullName} · {t('filter.playlist')}</p>
         <p className="text-xs text-fg-muted">{t('search.updated', { time: formatRelative(playlist.updatedAt) })}</p>
         {href && <p className="mt-2 text-xs font-semibold uppercase text-fg-muted">{t('search.viewPlaylist')}</p>}
@@ -34,12 +34,11 @@ export function PlaylistRow({ playlist }: { playlist: PlaylistSummary }) {
 export function ChannelRow({ channel }: { channel: Channel }) {
   return (
     <article>
-      <Link to={paths.channel.videos.getHref(channel.userName)} className="flex items-center gap-4 rounded-xl p-2 hover:bg-surface-muted sm:gap-8">
-        <div className="flex w-24 shrink-0 justify-center sm:w-[45%] sm:max-w-[360px]">
-          <Avatar src={channel.avatar?.url} fullName={channel.fullName} size={96} className="max-sm:size-16!" />
-        </div>
-        <div className="min-w-0">
-          <h3 className="truncate text-lg font-semibold">{channel.fullName}</h3>
+      {/* The avatar beside the name at every width (a thumbnail-wide column left a gap on wide screens). */}
+      <Link to={paths.channel.videos.getHref(channel.userName)} className="flex items-center gap-4 rounded-xl p-2 hover:bg-surface-muted">
+        <Avatar src={channel.avatar?.url} fullName={channel.fullName} size={96} className="shrink-0 max-sm:size-16!" />
+        <div className="min-w-0 [overflow-wrap:anywhere]">
+          <h2 className="text-lg font-semibold">{channel.fullName}</h2>
           <p className="text-sm text-fg-muted">
             @{channel.userName} · {plural(channel.subscriberCount, 'count.subscribers')} · {plural(channel.videoCount, 'count.videos')}
           </p>

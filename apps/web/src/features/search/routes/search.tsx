@@ -41,14 +41,14 @@ export default function SearchRoute() {
   return (
     <div className="mx-auto max-w-5xl px-4 py-4">
       <div className="mb-3 flex items-center justify-between gap-2">
-        <h1 className="truncate text-sm text-fg-muted">
+        <h1 className="min-w-0 text-sm text-fg-muted [overflow-wrap:anywhere]">
           {t('search.resultsFor')} <span className="font-semibold text-fg">{searchText}</span>
         </h1>
         <button
           type="button"
           aria-expanded={showFilters}
           onClick={() => setShowFilters((v) => !v)}
-          className={clsx('flex h-9 items-center gap-2 rounded-full px-3 text-sm font-medium hover:bg-surface-subtle', showFilters && 'bg-surface-subtle')}
+          className={clsx('flex h-9 shrink-0 items-center gap-2 rounded-full px-3 text-sm font-medium hover:bg-surface-subtle', showFilters && 'bg-surface-subtle')}
         >
           <SlidersHorizontal className="size-4" aria-hidden />
           {t('search.filters')}

@@ -57,7 +57,7 @@ export function PrivateFeed() {
     });
 
   return (
-    <section aria-labelledby="private-feed" className="mx-auto max-w-2xl pb-8">
+    <section aria-labelledby="private-feed" className="max-w-2xl pb-8">
       <h2 id="private-feed" className="flex items-center gap-2 text-lg font-semibold">
         <Rss className="size-5" aria-hidden /> {t('settings.feeds')}
       </h2>

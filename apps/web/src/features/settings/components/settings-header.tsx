@@ -6,6 +6,7 @@ import { Link, NavLink, useNavigate } from 'react-router';
 import { channelQueryOptions } from '@/components/media/channel.ts';
 import { ChannelHeader } from '@/components/media/channel-header.tsx';
 import { Spinner } from '@/components/ui/spinner.tsx';
+import { TabStrip } from '@/components/ui/tab-strip.tsx';
 import { paths } from '@/config/paths.ts';
 import { t } from '@/lib/i18n/i18n.ts';
 
@@ -36,7 +37,7 @@ export function SettingsHeader({ userName, ...pickers }: { userName: string } & 
           </Link>
         }
       />
-      <nav aria-label={t('nav.settings')} className="mt-2 overflow-x-auto border-b border-line">
+      <TabStrip label={t('nav.settings')} className="mt-2 border-b border-line">
         <ul className="flex min-w-max">
           <li>
             <NavLink to={paths.user.personalInformation.getHref(userName)} className={tab}>
@@ -59,7 +60,7 @@ export function SettingsHeader({ userName, ...pickers }: { userName: string } & 
             </NavLink>
           </li>
         </ul>
-      </nav>
+      </TabStrip>
     </>
   );
 }

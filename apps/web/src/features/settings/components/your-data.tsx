@@ -84,7 +84,7 @@ export function YourData() {
     toast.success(t('settings.accountDeleted'));
   };
   return (
-    <section aria-labelledby="your-data" className="mx-auto max-w-2xl pb-8">
+    <section aria-labelledby="your-data" className="max-w-2xl pb-8">
       <h2 id="your-data" className="text-lg font-semibold">
         {t('settings.yourData')}
       </h2>

@@ -32,7 +32,7 @@ export default function NotificationSettingsRoute() {
         <h2 id="mail-settings" className="mb-1 text-lg font-semibold">
           {t('settings.emailNotifications')}
         </h2>
-        <p className="mb-4 text-sm text-fg-muted">
+        <p className="mb-4 text-sm text-fg-muted [overflow-wrap:anywhere]">
           {t('settings.emailNotificationsText', { email: user.email })}
         </p>
         {settings.isPending ? (

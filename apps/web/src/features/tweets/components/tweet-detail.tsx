@@ -37,6 +37,8 @@ export function TweetDetail({ comments }: { comments?: (slot: TweetCommentsSlot)
   const tweet = q.data;
   return (
     <div className="mx-auto max-w-3xl px-4 py-6">
+      {/* The page's title for assistive tech: the card shows the author and the text. */}
+      <h1 className="sr-only">{t('tweet.by', { name: tweet.owner.fullName })}</h1>
       <TweetCard
         tweet={tweet}
         linkToDetail={false}

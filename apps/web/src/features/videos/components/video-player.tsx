@@ -112,6 +112,7 @@ export function VideoPlayer({
 }) {
   const box = useRef<HTMLDivElement>(null);
   const slot = useRef<HTMLDivElement>(null);
+  const bar = useRef<HTMLDivElement>(null);
   // The browser's own HLS first where it has one; hls.js once a quality is chosen by hand there.
   const [engine, setEngine] = useState(() => playbackEngine(document.createElement('video').canPlayType(HLS_TYPE) !== ''));
   // The element is the player's own, not React's: the watch page's shell may have started it at HTML
@@ -222,6 +223,21 @@ export function VideoPlayer({
       media.removeAttribute('src');
     };
   }, [el, src, revision, videoId, engine]);
+
+  // How far the captions rise while the control bar shows (index.css, .player-captions): from the
+  // video's bottom to the top of the seek slider, measured whenever the bar changes size.
+  useEffect(() => {
+    const controls = bar.current;
+    const root = box.current;
+    if (!controls || !root || typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(() => {
+      const seek = controls.querySelector('input[type="range"]') ?? controls;
+      const lift = Math.max(0, Math.round(root.getBoundingClientRect().bottom - seek.getBoundingClientRect().top));
+      root.style.setProperty('--player-bar', `${lift}px`);
+    });
+    observer.observe(controls);
+    return () => observer.disconnect();
+  }, []);
 
   // Storyboard cues for the seek-bar previews.
   useEffect(() => {
@@ -408,12 +424,15 @@ export function VideoPlayer({
       role="region"
       aria-label={t('player.region')}
       data-player
+      data-playing={playing || undefined}
       // Below the sticky top bar when a timestamp link scrolls it into view.
-      className={clsx('group relative aspect-video w-full scroll-mt-16 overflow-hidden bg-media sm:rounded-xl', className)}
+      className={clsx('player-captions group relative aspect-video w-full scroll-mt-16 overflow-hidden bg-media sm:rounded-xl', className)}
     >
       <div ref={slot} className="contents" />
       {createPortal(<CaptionTracks captions={captions} />, el)}
       <div
+        ref={bar}
+        data-player-bar
         className={clsx(
           'absolute inset-x-0 bottom-0 flex flex-col gap-3 bg-gradient-to-t from-media/80 to-transparent px-3 pb-2 pt-8 text-on-media transition-opacity focus-within:opacity-100 sm:group-hover:opacity-100',
           playing && 'sm:opacity-0',

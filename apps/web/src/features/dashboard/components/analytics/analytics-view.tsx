@@ -8,7 +8,7 @@ import { Button } from '@/components/ui/button.tsx';
 import { EmptyState } from '@/components/ui/empty-state.tsx';
 import { Spinner } from '@/components/ui/spinner.tsx';
 import { errorMessage } from '@/lib/api-client.ts';
-import { axisStep, formatAxisDays, formatCount, formatDay, formatDuration, formatPercent, formatWatchTime } from '@/lib/format.ts';
+import { formatAxisDays, formatCount, formatDay, formatDuration, formatPercent, formatWatchTime } from '@/lib/format.ts';
 import { LineAreaChart } from './line-chart.tsx';
 import { t, type MessageKey } from '@/lib/i18n/i18n.ts';
 
@@ -107,7 +107,8 @@ export function AnalyticsBody({ answer, children }: { answer: Pick<ChannelAnalyt
       ) : (
         <>
           <DailyChart days={answer.days} />
-          <div className="grid gap-6 lg:grid-cols-2">
+          {/* minmax(0, 1fr): a wide table or a long word wraps inside its card instead of widening the page. */}
+          <div className="grid grid-cols-[minmax(0,1fr)] gap-6 lg:grid-cols-2">
             <SourcesList sources={answer.sources} />
             {children}
           </div>
@@ -152,10 +153,7 @@ function DailyChart({ days }: { days: AnalyticsDay[] }) {
   const [metric, setMetric] = useState<Metric>('views');
   const name = useId();
   const chosen = metrics.find((m) => m.key === metric)!;
-  const ticks = formatAxisDays(
-    days.map((d) => d.date),
-    axisStep(days.length),
-  );
+  const ticks = formatAxisDays(days.map((d) => d.date));
   const points = days.map((d, i) => ({ label: formatDay(d.date), tick: ticks[i], value: chosen.value(d) }));
   return (
     <section aria-labelledby={`${name}-title`} className="rounded-xl border border-line p-4">
@@ -209,7 +207,7 @@ function SourcesList({ sources }: { sources: ChannelAnalytics['sources'] }) {
           const share = total ? s.views / total : 0;
           return (
             <li key={s.source}>
-              <div className="flex justify-between gap-2 text-sm">
+              <div className="flex flex-wrap justify-between gap-x-2 text-sm">
                 <span>{t(sourceLabels[s.source])}</span>
                 <span className="tabular-nums text-fg-muted">
                   {t('analytics.sourceViews', { n: formatCount(s.views), count: s.views, share: formatPercent(share) })}
