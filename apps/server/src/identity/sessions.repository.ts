@@ -1,4 +1,5 @@
 import { and, eq, isNull, ne, sql } from 'drizzle-orm';
+import { accountAccessColumns } from './account-access.repository.ts';
 import type { AccountAccess } from './account-state.ts';
 import type { Executor } from '../db/client.ts';
 import { sessions, users } from '../db/schema.ts';
@@ -19,7 +20,7 @@ export class SessionsRepository {
     const [row] = await this.db
       .select({
         session: sessions,
-        account: { userName: users.userName, role: users.role, state: users.state, stateReason: users.stateReason, suspendedUntil: users.suspendedUntil },
+        account: accountAccessColumns,
       })
       .from(sessions)
       .innerJoin(users, eq(users.id, sessions.userId))
@@ -44,26 +45,6 @@ export class SessionsRepository {
       .update(sessions)
       .set({ revokedAt: sql`now()` })
       .where(and(eq(sessions.familyId, familyId), isNull(sessions.revokedAt), userId ? eq(sessions.userId, userId) : undefined));
-  }
-
-  /**
-   * What the viewer plugin needs of an access token's account, and whether the token's session
-   * (family) still lives, in the one lookup every request with a token makes (sessions_family index).
-   */
-  async findAccess(userId: string, familyId: string): Promise<(AccountAccess & { sessionLive: boolean }) | undefined> {
-    const [row] = await this.db
-      .select({
-        userName: users.userName,
-        role: users.role,
-        state: users.state,
-        stateReason: users.stateReason,
-        suspendedUntil: users.suspendedUntil,
-        sessionLive: sql<boolean>`EXISTS (SELECT 1 FROM sessions s WHERE s.family_id = ${familyId} AND s.user_id = ${userId} AND s.revoked_at IS NULL)`,
-      })
-      .from(users)
-      .where(eq(users.id, userId))
-      .limit(1);
-    return row;
   }
 
   /** Revokes every session of a user, except the family given (the caller's own session). */

@@ -6,7 +6,6 @@ import type { Db } from '../db/client.ts';
 import type { AccessTokens, Viewer } from './access-token.ts';
 import { isActive } from './account-state.ts';
 import { AccountAccessRepository } from './account-access.repository.ts';
-import { SessionsRepository } from './sessions.repository.ts';
 
 /** Why a logged-in account without the role is refused a staff call. */
 export const STAFF_ONLY_MESSAGE = 'Only moderators and admins can do this';
@@ -33,7 +32,6 @@ declare module 'fastify' {
  */
 export const viewerPlugin = fp<{ tokens: AccessTokens; db: Db }>(async (app, { tokens, db }) => {
   const accounts = new AccountAccessRepository(db);
-  const sessions = new SessionsRepository(db);
   app.decorateRequest('viewer', null);
   app.decorateRequest('rejectedToken', null);
   app.addHook('onRequest', async (request) => {
@@ -46,10 +44,10 @@ export const viewerPlugin = fp<{ tokens: AccessTokens; db: Db }>(async (app, { t
       return;
     }
     const { id, sessionId } = result.subject;
-    const account = sessionId ? await sessions.findAccess(id, sessionId) : await accounts.findAccess(id);
+    const account = await accounts.findAccess(id, sessionId);
     if (!account) request.rejectedToken = 'invalid';
     else if (!isActive(account)) request.rejectedToken = 'suspended';
-    else if ('sessionLive' in account && !account.sessionLive) request.rejectedToken = 'revoked';
+    else if (!account.sessionLive) request.rejectedToken = 'revoked';
     else request.viewer = { id, userName: account.userName, role: account.role, ...(sessionId ? { sessionId } : {}) };
   });
 });
