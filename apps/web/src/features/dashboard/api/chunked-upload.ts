@@ -1,4 +1,5 @@
 import { accessTokenForCall, api, ApiError, buildUrl, isApiError, refreshAccessToken } from '@/lib/api-client.ts';
+import { storage } from '@/lib/storage.ts';
 
 /**
  * Resumable chunked video upload (spec §4, §7; ARCHITECTURE §6).
@@ -46,23 +47,20 @@ export interface ResumeStore {
 }
 
 function readStore(): Record<string, string> {
-  try {
-    const parsed: unknown = JSON.parse(localStorage.getItem(STORE_KEY) ?? '{}');
-    return parsed && typeof parsed === 'object' ? (parsed as Record<string, string>) : {};
-  } catch {
-    return {};
-  }
+  const parsed = storage.getJson(STORE_KEY);
+  return parsed && typeof parsed === 'object' ? (parsed as Record<string, string>) : {};
 }
 
+/** Remembered through lib/storage: blocked or full storage only means a file cannot resume after a reload. */
 export const localResumeStore: ResumeStore = {
   get: (key) => readStore()[key] ?? null,
   set(key, uniqueId) {
-    localStorage.setItem(STORE_KEY, JSON.stringify({ ...readStore(), [key]: uniqueId }));
+    storage.set(STORE_KEY, JSON.stringify({ ...readStore(), [key]: uniqueId }));
   },
   delete(key) {
     const all = readStore();
     delete all[key];
-    localStorage.setItem(STORE_KEY, JSON.stringify(all));
+    storage.set(STORE_KEY, JSON.stringify(all));
   },
 };
 
