@@ -1,10 +1,11 @@
-import { createReadStream } from 'node:fs';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { once } from 'node:events';
 import { copyFile, mkdir, open, readdir, rename, rm, stat, writeFile, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { finished, pipeline } from 'node:stream/promises';
 import send from '@fastify/send';
-import { assertSafeKey, type ReadRequest, type Storage, type StoredAnswer } from './storage.ts';
+import { assertSafeKey, type JoinedFile, type ReadRequest, type Storage, type StoredAnswer } from './storage.ts';
 
 /** Larger reads than the 64 KiB default: fewer syscalls and event-loop turns per segment. */
 const READ_CHUNK = 1024 * 1024;
@@ -53,6 +54,31 @@ export class LocalStorage implements Storage {
     // A large buffer: with the default 16 KB, each 64 KB socket read waited for its own disk write
     // before the next was read (upload chunks stream straight in here, ADR 018).
     await pipeline(body, file.createWriteStream({ highWaterMark: WRITE_BUFFER }));
+  }
+
+  /** One write of the joined file where it is stored; the checks read it there (no scratch copy, no second copy). */
+  async join(key: string, parts: string[]): Promise<JoinedFile> {
+    const dest = this.pathOf(key);
+    const sources = parts.map((p) => this.pathOf(p));
+    await mkdir(path.dirname(dest), { recursive: true });
+    const out = createWriteStream(dest, { highWaterMark: WRITE_BUFFER });
+    let bytes = 0;
+    try {
+      // One write stream for all parts: reads and writes overlap (a write waits only on a full buffer).
+      for (const source of sources) {
+        for await (const piece of createReadStream(source, { highWaterMark: READ_CHUNK })) {
+          bytes += (piece as Buffer).length;
+          if (!out.write(piece)) await once(out, 'drain');
+        }
+      }
+      out.end();
+      await finished(out);
+    } catch (err) {
+      out.destroy();
+      await rm(dest, { force: true });
+      throw err;
+    }
+    return { file: dest, bytes, release: async () => {} };
   }
 
   async getStream(key: string): Promise<Readable> {

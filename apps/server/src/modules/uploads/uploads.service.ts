@@ -1,9 +1,6 @@
-import { createWriteStream } from 'node:fs';
-import { mkdir, open, rm, stat } from 'node:fs/promises';
-import { once } from 'node:events';
+import { mkdir, open } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { finished } from 'node:stream/promises';
 import { z } from 'zod';
 import {
   CHUNK_BYTES,
@@ -208,41 +205,39 @@ export class UploadsService {
   }
 
   /**
-   * The session's chunks joined in file order from the storage into a local file (the probe and the
-   * box check read it), or a 400 (saying why) after removing the whole session when they cannot become a video.
+   * Joins the session's chunks in file order into the original's key (ADR 025: the local driver
+   * writes the stored file once and the checks read it there; S3 uploads the object while it writes
+   * the checks' copy), then probes it. Anything that stops the upload removes the original; a file
+   * that cannot become a video is a 400 (saying why) after removing the whole session.
    */
-  private async assembleAndProbe(userId: string, q: UploadQuery, file: string): Promise<ProbeResult> {
+  private async joinAndProbe(userId: string, q: UploadQuery, sourceKey: string): Promise<{ probed: ProbeResult; sourceBytes: number }> {
     const chunks = await this.sessions.chunks(userId, q.uniqueId);
-    await mkdir(path.dirname(file), { recursive: true });
-    // One write stream for all chunks: reads and writes overlap (a write waits only on a full buffer).
-    const out = createWriteStream(file, { highWaterMark: 4 * MB });
-    try {
-      for (const c of chunks) {
-        for await (const piece of await this.ctx.storage.getStream(c.object_key)) {
-          if (!out.write(piece)) await once(out, 'drain');
-        }
-      }
-    } finally {
-      out.end();
-      await finished(out);
-    }
+    const scratch = path.join(this.ctx.config.dataDir, 'tmp', `assemble-${newId()}`);
+    await mkdir(path.dirname(scratch), { recursive: true });
+    const joined = await this.ctx.storage.join(
+      sourceKey,
+      chunks.map((c) => c.object_key),
+      scratch,
+    );
     try {
       // The admin's limit (instance settings; MAX_VIDEO_MINUTES until they change it).
-      const probed = await this.ctx.media.inspect(file, (await this.ctx.settings.get()).maxVideoMinutes * 60);
+      const probed = await this.ctx.media.inspect(joined.file, (await this.ctx.settings.get()).maxVideoMinutes * 60);
       // The demuxer accepts a cut-off mp4 whose index comes first; its boxes tell.
-      if (isMp4Family(probed)) await this.checkBoxes(file);
-      return probed;
+      if (isMp4Family(probed)) await this.checkBoxes(joined.file, joined.bytes);
+      return { probed, sourceBytes: joined.bytes };
     } catch (err) {
+      await this.ctx.storage.delete(sourceKey);
       if (err instanceof ProbeError) {
         await this.discard(userId, q.uniqueId);
         throw badRequest(err.message);
       }
       throw err;
+    } finally {
+      await joined.release();
     }
   }
 
-  private async checkBoxes(file: string): Promise<void> {
-    const { size } = await stat(file);
+  private async checkBoxes(file: string, size: number): Promise<void> {
     const fh = await open(file, 'r');
     try {
       const boxes = await checkTopLevelBoxes(async (offset, length) => {
@@ -256,28 +251,12 @@ export class UploadsService {
     }
   }
 
-  private async finish(
-    userId: string,
-    q: UploadQuery,
-    meta: FinishMeta,
-    thumbnail: EncodedImage | undefined,
-  ): Promise<string> {
-    const file = path.join(this.ctx.config.dataDir, 'tmp', `assemble-${newId()}`);
-    try {
-      return await this.finishFrom(file, userId, q, meta, thumbnail);
-    } finally {
-      await rm(file, { force: true });
-    }
-  }
-
-  private async finishFrom(file: string, userId: string, q: UploadQuery, meta: FinishMeta, thumbnail: EncodedImage | undefined): Promise<string> {
-    const probed = await this.assembleAndProbe(userId, q, file);
-    const sourceBytes = (await stat(file)).size;
-    await this.quota.check(userId, sourceBytes);
+  private async finish(userId: string, q: UploadQuery, meta: FinishMeta, thumbnail: EncodedImage | undefined): Promise<string> {
     const id = newId();
     const sourceKey = originalKey(id);
+    const { probed, sourceBytes } = await this.joinAndProbe(userId, q, sourceKey);
     try {
-      await this.ctx.storage.putFile(sourceKey, file);
+      await this.quota.check(userId, sourceBytes);
       const thumbnailKey = thumbnail ? await storeThumbnail(this.ctx.storage, id, thumbnail) : null;
       const { commentsEnabledByDefault } = await this.ctx.settings.get();
       await this.ctx.db.transaction(async (tx) => {
