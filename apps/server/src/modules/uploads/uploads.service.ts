@@ -207,8 +207,8 @@ export class UploadsService {
   /**
    * Joins the session's chunks in file order into the original's key (ADR 025: the local driver
    * writes the stored file once and the checks read it there; S3 uploads the object while it writes
-   * the checks' copy), then probes it. Anything that stops the upload removes the original; a file
-   * that cannot become a video is a 400 (saying why) after removing the whole session.
+   * the checks' copy), then probes it. A file that cannot become a video is a 400 (saying why) after
+   * removing the whole session; the caller removes the original whatever stops the upload.
    */
   private async joinAndProbe(userId: string, q: UploadQuery, sourceKey: string): Promise<{ probed: ProbeResult; sourceBytes: number }> {
     const chunks = await this.sessions.chunks(userId, q.uniqueId);
@@ -226,7 +226,6 @@ export class UploadsService {
       if (isMp4Family(probed)) await this.checkBoxes(joined.file, joined.bytes);
       return { probed, sourceBytes: joined.bytes };
     } catch (err) {
-      await this.ctx.storage.delete(sourceKey);
       if (err instanceof ProbeError) {
         await this.discard(userId, q.uniqueId);
         throw badRequest(err.message);
@@ -254,8 +253,8 @@ export class UploadsService {
   private async finish(userId: string, q: UploadQuery, meta: FinishMeta, thumbnail: EncodedImage | undefined): Promise<string> {
     const id = newId();
     const sourceKey = originalKey(id);
-    const { probed, sourceBytes } = await this.joinAndProbe(userId, q, sourceKey);
     try {
+      const { probed, sourceBytes } = await this.joinAndProbe(userId, q, sourceKey);
       await this.quota.check(userId, sourceBytes);
       const thumbnailKey = thumbnail ? await storeThumbnail(this.ctx.storage, id, thumbnail) : null;
       const { commentsEnabledByDefault } = await this.ctx.settings.get();
@@ -288,6 +287,7 @@ export class UploadsService {
         await usage.recount(userId);
       });
     } catch (err) {
+      // The joined original (and a stored thumbnail) go with whatever stopped the upload.
       for (const prefix of videoPrefixes(id)) await this.ctx.storage.deletePrefix(prefix);
       throw err;
     }
