@@ -30,10 +30,10 @@ export class MediaService {
   }
 
   /**
-   * Reads an uploaded file. Resolves with what it is, or rejects with ProbeError carrying the
+   * Reads an uploaded file (or the file a promise names once written: see MediaEngine.probe). Resolves with what it is, or rejects with ProbeError carrying the
    * message for the uploader (not a video we accept, longer than `maxDurationSeconds`, unreadable).
    */
-  async inspect(file: string, maxDurationSeconds: number): Promise<ProbeResult> {
+  async inspect(file: string | Promise<string>, maxDurationSeconds: number): Promise<ProbeResult> {
     let raw;
     try {
       raw = await this.engine.probe(file);

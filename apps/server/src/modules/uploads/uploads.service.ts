@@ -214,14 +214,22 @@ export class UploadsService {
     const chunks = await this.sessions.chunks(userId, q.uniqueId);
     const scratch = path.join(this.ctx.config.dataDir, 'tmp', `assemble-${newId()}`);
     await mkdir(path.dirname(scratch), { recursive: true });
-    const joined = await this.ctx.storage.join(
+    const { maxVideoMinutes } = await this.ctx.settings.get();
+    const joining = this.ctx.storage.join(
       sourceKey,
       chunks.map((c) => c.object_key),
       scratch,
     );
+    // The probe's child process starts while the file is joined and reads it once it is whole; a failed join stops it.
+    const probing = this.ctx.media.inspect(
+      joining.then((j) => j.file),
+      maxVideoMinutes * 60,
+    );
+    probing.catch(() => {});
+    const joined = await joining;
     try {
       // The admin's limit (instance settings; MAX_VIDEO_MINUTES until they change it).
-      const probed = await this.ctx.media.inspect(joined.file, (await this.ctx.settings.get()).maxVideoMinutes * 60);
+      const probed = await probing;
       // The demuxer accepts a cut-off mp4 whose index comes first; its boxes tell.
       if (isMp4Family(probed)) await this.checkBoxes(joined.file, joined.bytes);
       return { probed, sourceBytes: joined.bytes };
