@@ -10,10 +10,11 @@ import { S3Storage } from './s3-storage.ts';
 import type { Storage } from './storage.ts';
 
 /**
- * Storage.join, the last chunk's assembly (ADR 025), on the local driver and on an S3-protocol
- * server (s3rver), with a part size of 100 KB there so that a few chunks make several parts.
+ * Storage.join, the last chunk's assembly (ADR 025): on the local driver with the kernel's copy
+ * (`cat`) and with Node's streams (what it falls back to when there is no `cat`), and on an
+ * S3-protocol server (s3rver), with a part size of 100 KB there so that a few chunks make several parts.
  */
-describe.each(['local', 's3'] as const)('joining upload chunks on %s storage', (kind) => {
+describe.each(['local', 'local without cat', 's3'] as const)('joining upload chunks on %s storage', (kind) => {
   let dir: string;
   let s3: TestS3 | undefined;
   let storage: Storage;
@@ -21,6 +22,8 @@ describe.each(['local', 's3'] as const)('joining upload chunks on %s storage', (
     dir = await mkdtemp(path.join(os.tmpdir(), 'glimpse-join-'));
     if (kind === 'local') {
       storage = new LocalStorage(path.join(dir, 'media'));
+    } else if (kind === 'local without cat') {
+      storage = new LocalStorage(path.join(dir, 'media'), '/media', { cat: path.join(dir, 'no-such-cat') });
     } else {
       s3 = await startS3();
       const { endpoint } = s3;
@@ -74,5 +77,26 @@ describe.each(['local', 's3'] as const)('joining upload chunks on %s storage', (
     expect(await storage.exists('originals/v3/source.mp4')).toBe(false);
     expect(await storage.bytesUnder('originals/v3')).toBe(0);
     await expect(stat(scratch)).rejects.toThrow();
+  });
+});
+
+describe.each([
+  ['with cat', {}],
+  ['without cat', { cat: null }],
+] as const)('the local driver joining many chunks %s', (_, options) => {
+  it('joins more chunks than one `cat` run takes, in order', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'glimpse-join-'));
+    try {
+      const storage = new LocalStorage(path.join(dir, 'media'), '/media', options);
+      // 450 chunks: three runs of the join's command writing one after the other into the same file.
+      const chunks = Array.from({ length: 450 }, (_, i) => Buffer.from(`chunk ${i};`));
+      const keys = chunks.map((_, i) => `uploads/u1/many/${i}-n.part`);
+      for (const [i, key] of keys.entries()) await storage.putBuffer(key, chunks[i]!);
+      const joined = await storage.join('originals/v4/source.mp4', keys);
+      expect((await readFile(joined.file)).toString()).toBe(Buffer.concat(chunks).toString());
+      expect(joined.bytes).toBe(Buffer.concat(chunks).length);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
