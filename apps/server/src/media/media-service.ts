@@ -1,12 +1,22 @@
-import { NOT_A_VIDEO, parseProbe, ProbeError, refusalOf, type ProbeResult } from '@glimpse/media';
+import { NOT_A_VIDEO, parseProbe, ProbeError, refusalOf, type ProbeResult, type RawProbe } from '@glimpse/media';
 import type { Config } from '../config.ts';
 import { ApiError } from '../lib/errors.ts';
 import { createMediaEngine, MediaToolError, type EngineStatus, type MediaEngine } from './engine.ts';
+
+/** Probes started ahead of their file at once, per process (see MediaService.probeAhead). */
+export const PROBES_AHEAD = 2;
+
+/** A probe started before its file exists: `inspect` it once, or `cancel` it. */
+export interface ProbeAhead {
+  inspect(file: string | Promise<string>, maxDurationSeconds: number): Promise<ProbeResult>;
+  cancel(): void;
+}
 
 /** The media engine and what it can do here, checked once (at start-up) and remembered. */
 export class MediaService {
   readonly engine: MediaEngine;
   private checked: Promise<EngineStatus> | undefined;
+  private ahead = 0;
 
   constructor(private readonly config: Config['media']) {
     this.engine = createMediaEngine(config);
@@ -33,10 +43,57 @@ export class MediaService {
    * Reads an uploaded file (or the file a promise names once written: see MediaEngine.probe). Resolves with what it is, or rejects with ProbeError carrying the
    * message for the uploader (not a video we accept, longer than `maxDurationSeconds`, unreadable).
    */
-  async inspect(file: string | Promise<string>, maxDurationSeconds: number): Promise<ProbeResult> {
+  inspect(file: string | Promise<string>, maxDurationSeconds: number): Promise<ProbeResult> {
+    return this.judge(this.engine.probe(file), maxDurationSeconds);
+  }
+
+  /**
+   * A probe whose child process starts now, for a file given later (the last chunk of an upload:
+   * the runner's start, about half a second, overlaps the chunk's arrival and the join; ADR 025).
+   * `inspect` once, as MediaService.inspect, or `cancel()` when no file comes (then the child ends).
+   * A child that ended before it was given its file is not blamed on the file: a fresh one probes it.
+   * At most PROBES_AHEAD wait at once (each is a process of tens of MB that a slow request keeps
+   * alive); past that, the probe starts when its file is given, as `inspect` does.
+   */
+  probeAhead(): ProbeAhead {
+    if (this.ahead >= PROBES_AHEAD) return { inspect: (file, max) => this.inspect(file, max), cancel: () => {} };
+    this.ahead += 1;
+    let give!: (file: string) => void;
+    let stop!: (err: Error) => void;
+    const raw = this.engine.probe(
+      new Promise<string>((resolve, reject) => {
+        give = resolve;
+        stop = reject;
+      }),
+    );
+    let given = false;
+    let endedEarly = false;
+    const ended = () => {
+      this.ahead -= 1;
+      endedEarly ||= !given;
+    };
+    raw.then(ended, ended);
+    return {
+      inspect: (file, maxDurationSeconds) => {
+        if (given) throw new Error('probeAhead: one file per probe');
+        given = true;
+        if (endedEarly) return this.inspect(file, maxDurationSeconds);
+        Promise.resolve(file).then(give, stop);
+        return this.judge(raw, maxDurationSeconds);
+      },
+      cancel: () => {
+        if (given) return;
+        given = true;
+        stop(new Error('no file to probe'));
+      },
+    };
+  }
+
+  /** The probe's answer as the uploader is told it: what the file is, or a ProbeError saying why it is refused. */
+  private async judge(probing: Promise<RawProbe>, maxDurationSeconds: number): Promise<ProbeResult> {
     let raw;
     try {
-      raw = await this.engine.probe(file);
+      raw = await probing;
     } catch (err) {
       if (err instanceof MediaToolError) throw new ProbeError(NOT_A_VIDEO);
       throw err;

@@ -14,6 +14,7 @@ import {
 } from '@glimpse/contract';
 import { checkTopLevelBoxes, isMp4Family, NOT_A_VIDEO, ProbeError, type ProbeResult } from '@glimpse/media';
 import type { AppContext } from '../../context.ts';
+import type { ProbeAhead } from '../../media/media-service.ts';
 import { ApiError, badRequest, conflict, notFound, tooLarge, tooMany } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import type { EncodedImage } from '../../lib/images.ts';
@@ -104,6 +105,9 @@ export class UploadsService {
     // The spec's client sends full 3 MB chunks: more chunks than the limit allows is over the limit.
     if (q.totalChunks > Math.ceil(limitBytes / CHUNK_BYTES)) throw tooLarge(this.ctx.config.limits.videoMb);
     const key = uploadChunkKey(userId, q.uniqueId, q.chunkNumber, newId());
+    // The highest chunk number (of either numbering) is the last chunk the spec's client and ours
+    // send: its probe's child process starts now, while the chunk arrives (ADR 025); ended unused otherwise.
+    let probe = q.chunkNumber >= q.totalChunks - 1 ? this.ctx.media.probeAhead() : undefined;
     let written = false;
     let recorded = false;
     let form: MultipartResult | undefined;
@@ -128,8 +132,10 @@ export class UploadsService {
       if (admitted.replacedKey) await this.ctx.storage.delete(admitted.replacedKey);
       const status: UploadStatus = { uniqueId: q.uniqueId, totalChunks: q.totalChunks, receivedChunks: admitted.received, receivedBytes: admitted.receivedBytes };
       if (!isLast) return { status };
-      return { videoId: await this.finalize(userId, q, status, meta!, thumbnail) };
+      probe ??= this.ctx.media.probeAhead();
+      return { videoId: await this.finalize(userId, q, status, meta!, thumbnail, probe) };
     } finally {
+      probe?.cancel();
       await form?.cleanup();
       if (written && !recorded) await this.ctx.storage.delete(key);
     }
@@ -180,7 +186,7 @@ export class UploadsService {
   }
 
   /** The last chunk: every chunk must be there; one request at a time assembles the video. */
-  private async finalize(userId: string, q: UploadQuery, status: UploadStatus, meta: FinishMeta, thumbnail: EncodedImage | undefined): Promise<string> {
+  private async finalize(userId: string, q: UploadQuery, status: UploadStatus, meta: FinishMeta, thumbnail: EncodedImage | undefined, probe: ProbeAhead): Promise<string> {
     // The session holds one numbering only (the admission refuses the other).
     const missing = missingChunks(status.receivedChunks, q.totalChunks);
     if (missing.length > 0) {
@@ -195,7 +201,7 @@ export class UploadsService {
     });
     if (!claimed) throw conflict(ALREADY_FINISHING);
     try {
-      return await this.finish(userId, q, meta, thumbnail);
+      return await this.finish(userId, q, meta, thumbnail, probe);
     } catch (err) {
       // Over a quota, the upload cannot become a video: its chunks go. Otherwise it may be retried.
       if (err instanceof QuotaExceeded) await this.discard(userId, q.uniqueId);
@@ -210,7 +216,7 @@ export class UploadsService {
    * the checks' copy), then probes it. A file that cannot become a video is a 400 (saying why) after
    * removing the whole session; the caller removes the original whatever stops the upload.
    */
-  private async joinAndProbe(userId: string, q: UploadQuery, sourceKey: string): Promise<{ probed: ProbeResult; sourceBytes: number }> {
+  private async joinAndProbe(userId: string, q: UploadQuery, sourceKey: string, probe: ProbeAhead): Promise<{ probed: ProbeResult; sourceBytes: number }> {
     const chunks = await this.sessions.chunks(userId, q.uniqueId);
     const scratch = path.join(this.ctx.config.dataDir, 'tmp', `assemble-${newId()}`);
     await mkdir(path.dirname(scratch), { recursive: true });
@@ -220,8 +226,8 @@ export class UploadsService {
       chunks.map((c) => c.object_key),
       scratch,
     );
-    // The probe's child process starts while the file is joined and reads it once it is whole; a failed join stops it.
-    const probing = this.ctx.media.inspect(
+    // The probe's child process (started with the request) reads the file once it is whole; a failed join stops it.
+    const probing = probe.inspect(
       joining.then((j) => j.file),
       maxVideoMinutes * 60,
     );
@@ -258,11 +264,11 @@ export class UploadsService {
     }
   }
 
-  private async finish(userId: string, q: UploadQuery, meta: FinishMeta, thumbnail: EncodedImage | undefined): Promise<string> {
+  private async finish(userId: string, q: UploadQuery, meta: FinishMeta, thumbnail: EncodedImage | undefined, probe: ProbeAhead): Promise<string> {
     const id = newId();
     const sourceKey = originalKey(id);
     try {
-      const { probed, sourceBytes } = await this.joinAndProbe(userId, q, sourceKey);
+      const { probed, sourceBytes } = await this.joinAndProbe(userId, q, sourceKey, probe);
       await this.quota.check(userId, sourceBytes);
       const thumbnailKey = thumbnail ? await storeThumbnail(this.ctx.storage, id, thumbnail) : null;
       const { commentsEnabledByDefault } = await this.ctx.settings.get();

@@ -1,0 +1,52 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { loadConfig } from '../config.ts';
+import { makeClip, TEST_ENV } from '../../test/harness.ts';
+import { MediaService, PROBES_AHEAD } from './media-service.ts';
+
+let dir: string;
+let clip: string;
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), 'glimpse-media-service-'));
+  clip = await makeClip(path.join(dir, 'clip.mp4'), { seconds: 1, width: 160, height: 90, fps: 10, audio: false });
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+describe('probes started ahead of their file (the last chunk of an upload)', () => {
+  it('starts the engine at once and answers for the file given later, as inspect does', async () => {
+    const media = new MediaService(loadConfig({ ...TEST_ENV, DATA_DIR: dir }).media);
+    const probes = vi.spyOn(media.engine, 'probe');
+    const ahead = media.probeAhead();
+    expect(probes).toHaveBeenCalledTimes(1);
+    let give!: (file: string) => void;
+    const result = ahead.inspect(new Promise<string>((resolve) => (give = resolve)), 60);
+    give(clip);
+    expect(await result).toMatchObject({ width: 160, height: 90 });
+    expect(await media.inspect(clip, 60)).toEqual(await result);
+    expect(probes).toHaveBeenCalledTimes(2);
+    // The engine's own limit still applies to a file given later.
+    await expect(media.probeAhead().inspect(clip, 0.5)).rejects.toThrow(/long/);
+  });
+
+  it(`keeps at most ${PROBES_AHEAD} waiting; the others start with their file, and a cancelled one frees its place`, async () => {
+    const media = new MediaService(loadConfig({ ...TEST_ENV, DATA_DIR: dir }).media);
+    const probes = vi.spyOn(media.engine, 'probe');
+    const waiting = Array.from({ length: PROBES_AHEAD }, () => media.probeAhead());
+    const extra = media.probeAhead();
+    expect(probes).toHaveBeenCalledTimes(PROBES_AHEAD);
+    expect(await extra.inspect(clip, 60)).toMatchObject({ width: 160 });
+    expect(probes).toHaveBeenCalledTimes(PROBES_AHEAD + 1);
+    for (const w of waiting) w.cancel();
+    // The cancelled children end; then a new probe ahead starts one again.
+    await vi.waitFor(
+      () => {
+        const before = probes.mock.calls.length;
+        media.probeAhead().cancel();
+        expect(probes.mock.calls.length).toBe(before + 1);
+      },
+      { timeout: 10_000, interval: 100 },
+    );
+  });
+});
