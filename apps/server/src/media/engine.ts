@@ -90,8 +90,13 @@ function supervise(p: Spawned, opts: RunOptions = {}): Promise<string> {
     if (p.stdin) {
       // A closed pipe (the child died first) is reported by 'close' below, not as a stray error.
       child.stdin?.on('error', () => {});
+      // While it waits for its input, the child keeps no process alive (a probe kept ready, ADR 025);
+      // it ends by itself when this process does (its stdin closes).
+      const handles = [child, child.stdin, child.stdout, child.stderr] as unknown as ({ ref?(): void; unref?(): void } | null)[];
+      handles.forEach((h) => h?.unref?.());
       p.stdin.then(
         (text) => {
+          handles.forEach((h) => h?.ref?.());
           child.stdin?.end(text);
           startClocks();
         },

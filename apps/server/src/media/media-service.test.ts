@@ -1,10 +1,11 @@
+import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../config.ts';
 import { makeClip, TEST_ENV } from '../../test/harness.ts';
-import { MediaService, PROBES_AHEAD } from './media-service.ts';
+import { MediaService, PROBE_READY_MS, PROBES_AHEAD } from './media-service.ts';
 
 let dir: string;
 let clip: string;
@@ -49,4 +50,38 @@ describe('probes started ahead of their file (the last chunk of an upload)', () 
       { timeout: 10_000, interval: 100 },
     );
   });
+});
+
+describe('a probe kept ready while the chunks of an upload arrive', () => {
+  it('is started once however often it is asked for, and the next probe ahead is that one', async () => {
+    const media = new MediaService(loadConfig({ ...TEST_ENV, DATA_DIR: dir }).media);
+    const probes = vi.spyOn(media.engine, 'probe');
+    media.keepProbeReady();
+    media.keepProbeReady();
+    media.keepProbeReady();
+    expect(probes).toHaveBeenCalledTimes(1);
+    const probe = media.probeAhead();
+    expect(probes).toHaveBeenCalledTimes(1);
+    expect(await probe.inspect(clip, 60)).toMatchObject({ width: 160, height: 90 });
+    // Taken: the next chunk keeps a new one ready.
+    media.keepProbeReady();
+    expect(probes).toHaveBeenCalledTimes(2);
+    media.probeAhead().cancel();
+  });
+
+  it('keeps no process alive while it waits: a process that only kept one ready ends at once', async () => {
+    const script = `
+      import { MediaService } from './src/media/media-service.ts';
+      import { loadConfig } from './src/config.ts';
+      new MediaService(loadConfig({ ...process.env, DATA_DIR: ${JSON.stringify(dir)} }).media).keepProbeReady();
+    `;
+    const started = Date.now();
+    await new Promise<void>((resolve, reject) =>
+      execFile(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: path.resolve(import.meta.dirname, '../..'), env: { ...process.env, ...TEST_ENV } }, (err) =>
+        err ? reject(err) : resolve(),
+      ),
+    );
+    // Well before the ready probe's own end: its child did not hold the process open.
+    expect(Date.now() - started).toBeLessThan(PROBE_READY_MS);
+  }, PROBE_READY_MS + 10_000);
 });

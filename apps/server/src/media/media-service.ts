@@ -5,6 +5,8 @@ import { createMediaEngine, MediaToolError, type EngineStatus, type MediaEngine 
 
 /** Probes started ahead of their file at once, per process (see MediaService.probeAhead). */
 export const PROBES_AHEAD = 2;
+/** A probe kept ready (MediaService.keepProbeReady) ends after this long without another call. */
+export const PROBE_READY_MS = 30_000;
 
 /** A probe started before its file exists: `inspect` it once, or `cancel` it. */
 export interface ProbeAhead {
@@ -17,6 +19,7 @@ export class MediaService {
   readonly engine: MediaEngine;
   private checked: Promise<EngineStatus> | undefined;
   private ahead = 0;
+  private ready: { probe: ProbeAhead; expiry: NodeJS.Timeout } | undefined;
 
   constructor(private readonly config: Config['media']) {
     this.engine = createMediaEngine(config);
@@ -56,6 +59,12 @@ export class MediaService {
    * alive); past that, the probe starts when its file is given, as `inspect` does.
    */
   probeAhead(): ProbeAhead {
+    const ready = this.ready;
+    if (ready) {
+      clearTimeout(ready.expiry);
+      this.ready = undefined;
+      return ready.probe;
+    }
     if (this.ahead >= PROBES_AHEAD) return { inspect: (file, max) => this.inspect(file, max), cancel: () => {} };
     this.ahead += 1;
     let give!: (file: string) => void;
@@ -87,6 +96,27 @@ export class MediaService {
         stop(new Error('no file to probe'));
       },
     };
+  }
+
+  /**
+   * Keeps one probe started ahead and waiting (within PROBES_AHEAD), for the next probeAhead: an
+   * upload's chunks are arriving, so its last one will want one, and then finds its child already
+   * started. Ends unused PROBE_READY_MS after the last call; it never holds the process open (see supervise).
+   */
+  keepProbeReady(): void {
+    if (this.ready) {
+      this.ready.expiry.refresh();
+      return;
+    }
+    if (this.ahead >= PROBES_AHEAD) return;
+    const probe = this.probeAhead();
+    const expiry = setTimeout(() => {
+      if (this.ready?.probe !== probe) return;
+      this.ready = undefined;
+      probe.cancel();
+    }, PROBE_READY_MS);
+    expiry.unref();
+    this.ready = { probe, expiry };
   }
 
   /** The probe's answer as the uploader is told it: what the file is, or a ProbeError saying why it is refused. */

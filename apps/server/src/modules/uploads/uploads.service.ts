@@ -106,8 +106,10 @@ export class UploadsService {
     if (q.totalChunks > Math.ceil(limitBytes / CHUNK_BYTES)) throw tooLarge(this.ctx.config.limits.videoMb);
     const key = uploadChunkKey(userId, q.uniqueId, q.chunkNumber, newId());
     // The highest chunk number (of either numbering) is the last chunk the spec's client and ours
-    // send: its probe's child process starts now, while the chunk arrives (ADR 025); ended unused otherwise.
+    // send: it takes the probe kept ready while the chunks arrive, or starts one now, while the
+    // chunk arrives (ADR 025); ended unused otherwise.
     let probe = q.chunkNumber >= q.totalChunks - 1 ? this.ctx.media.probeAhead() : undefined;
+    if (!probe) this.ctx.media.keepProbeReady();
     let written = false;
     let recorded = false;
     let form: MultipartResult | undefined;
