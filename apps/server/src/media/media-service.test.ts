@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../config.ts';
 import { makeClip, TEST_ENV } from '../../test/harness.ts';
-import { MediaService, PROBE_READY_MS, PROBES_AHEAD } from './media-service.ts';
+import { MediaService, PROBE_AHEAD_EVERY_MS, PROBE_READY_MS, PROBES_AHEAD } from './media-service.ts';
 
 let dir: string;
 let clip: string;
@@ -32,7 +32,7 @@ describe('probes started ahead of their file (the last chunk of an upload)', () 
   });
 
   it(`keeps at most ${PROBES_AHEAD} waiting; the others start with their file, and a cancelled one frees its place`, async () => {
-    const media = new MediaService(loadConfig({ ...TEST_ENV, DATA_DIR: dir }).media);
+    const media = new MediaService(loadConfig({ ...TEST_ENV, DATA_DIR: dir }).media, 0);
     const probes = vi.spyOn(media.engine, 'probe');
     const waiting = Array.from({ length: PROBES_AHEAD }, () => media.probeAhead());
     const extra = media.probeAhead();
@@ -50,11 +50,24 @@ describe('probes started ahead of their file (the last chunk of an upload)', () 
       { timeout: 10_000, interval: 100 },
     );
   });
+
+  it(`starts at most one ahead per ${PROBE_AHEAD_EVERY_MS} ms: requests asking for more cost a child start each`, async () => {
+    const media = new MediaService(loadConfig({ ...TEST_ENV, DATA_DIR: dir }).media);
+    const probes = vi.spyOn(media.engine, 'probe');
+    const first = media.probeAhead();
+    const second = media.probeAhead();
+    media.keepProbeReady();
+    expect(probes).toHaveBeenCalledTimes(1);
+    // The second starts with its file, and answers the same.
+    expect(await second.inspect(clip, 60)).toMatchObject({ width: 160 });
+    expect(probes).toHaveBeenCalledTimes(2);
+    first.cancel();
+  });
 });
 
 describe('a probe kept ready while the chunks of an upload arrive', () => {
   it('is started once however often it is asked for, and the next probe ahead is that one', async () => {
-    const media = new MediaService(loadConfig({ ...TEST_ENV, DATA_DIR: dir }).media);
+    const media = new MediaService(loadConfig({ ...TEST_ENV, DATA_DIR: dir }).media, 0);
     const probes = vi.spyOn(media.engine, 'probe');
     media.keepProbeReady();
     media.keepProbeReady();

@@ -7,6 +7,12 @@ import { createMediaEngine, MediaToolError, type EngineStatus, type MediaEngine 
 export const PROBES_AHEAD = 2;
 /** A probe kept ready (MediaService.keepProbeReady) ends after this long without another call. */
 export const PROBE_READY_MS = 30_000;
+/**
+ * At most one probe started ahead per this long, per process: each costs its child's start (about
+ * half a CPU-second) whether or not a file comes, and requests that ask for one cost their sender
+ * little. Past it, a probe starts when its file is given, as `inspect` does.
+ */
+export const PROBE_AHEAD_EVERY_MS = 2000;
 
 /** A probe started before its file exists: `inspect` it once, or `cancel` it. */
 export interface ProbeAhead {
@@ -21,7 +27,12 @@ export class MediaService {
   private ahead = 0;
   private ready: { probe: ProbeAhead; expiry: NodeJS.Timeout } | undefined;
 
-  constructor(private readonly config: Config['media']) {
+  private lastAheadAt = -Infinity;
+
+  constructor(
+    private readonly config: Config['media'],
+    private readonly aheadEveryMs = PROBE_AHEAD_EVERY_MS,
+  ) {
     this.engine = createMediaEngine(config);
   }
 
@@ -56,7 +67,8 @@ export class MediaService {
    * `inspect` once, as MediaService.inspect, or `cancel()` when no file comes (then the child ends).
    * A child that ended before it was given its file is not blamed on the file: a fresh one probes it.
    * At most PROBES_AHEAD wait at once (each is a process of tens of MB that a slow request keeps
-   * alive); past that, the probe starts when its file is given, as `inspect` does.
+   * alive), and one starts per PROBE_AHEAD_EVERY_MS; past that, the probe starts when its file is
+   * given, as `inspect` does.
    */
   probeAhead(): ProbeAhead {
     const ready = this.ready;
@@ -65,7 +77,14 @@ export class MediaService {
       this.ready = undefined;
       return ready.probe;
     }
-    if (this.ahead >= PROBES_AHEAD) return { inspect: (file, max) => this.inspect(file, max), cancel: () => {} };
+    return this.startAhead() ?? { inspect: (file, max) => this.inspect(file, max), cancel: () => {} };
+  }
+
+  /** A probe whose child starts now, unless PROBES_AHEAD wait already or one started within aheadEveryMs. */
+  private startAhead(): ProbeAhead | undefined {
+    const now = performance.now();
+    if (this.ahead >= PROBES_AHEAD || now - this.lastAheadAt < this.aheadEveryMs) return undefined;
+    this.lastAheadAt = now;
     this.ahead += 1;
     let give!: (file: string) => void;
     let stop!: (err: Error) => void;
@@ -108,8 +127,8 @@ export class MediaService {
       this.ready.expiry.refresh();
       return;
     }
-    if (this.ahead >= PROBES_AHEAD) return;
-    const probe = this.probeAhead();
+    const probe = this.startAhead();
+    if (!probe) return;
     const expiry = setTimeout(() => {
       if (this.ready?.probe !== probe) return;
       this.ready = undefined;
