@@ -106,10 +106,9 @@ export class UploadsService {
     if (q.totalChunks > Math.ceil(limitBytes / CHUNK_BYTES)) throw tooLarge(this.ctx.config.limits.videoMb);
     const key = uploadChunkKey(userId, q.uniqueId, q.chunkNumber, newId());
     // The highest chunk number (of either numbering) is the last chunk the spec's client and ours
-    // send: it takes the probe kept ready while the chunks arrive, or starts one now, while the
+    // send: it takes the probe kept ready while the chunks arrived, or starts one now, while the
     // chunk arrives (ADR 025); ended unused otherwise.
     let probe = q.chunkNumber >= q.totalChunks - 1 ? this.ctx.media.probeAhead() : undefined;
-    if (!probe) this.ctx.media.keepProbeReady();
     let written = false;
     let recorded = false;
     let form: MultipartResult | undefined;
@@ -133,7 +132,11 @@ export class UploadsService {
       // A retried chunk's earlier object is no longer named by any row.
       if (admitted.replacedKey) await this.ctx.storage.delete(admitted.replacedKey);
       const status: UploadStatus = { uniqueId: q.uniqueId, totalChunks: q.totalChunks, receivedChunks: admitted.received, receivedBytes: admitted.receivedBytes };
-      if (!isLast) return { status };
+      if (!isLast) {
+        // An upload under way: its last chunk will want a probe (started once admitted, so a refused chunk starts none).
+        this.ctx.media.keepProbeReady();
+        return { status };
+      }
       probe ??= this.ctx.media.probeAhead();
       return { videoId: await this.finalize(userId, q, status, meta!, thumbnail, probe) };
     } finally {
