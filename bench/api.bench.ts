@@ -12,7 +12,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { seedCatalogue } from './seed-catalogue.ts';
-import { benchDatabaseUrl, ensureDatabase, fmt, ratio, report, startGlimpse, stop, waitFor, wrk, type Figure, type LoadResult } from './lib.ts';
+import { benchDatabaseUrl, ensureDatabase, fmt, freePort, loadNow, ratio, report, startGlimpse, stop, waitFor, wrk, type Figure, type LoadResult } from './lib.ts';
 
 const { values } = parseArgs({
   options: { videos: { type: 'string', default: '100000' }, seconds: { type: 'string', default: '10' }, reseed: { type: 'boolean', default: false } },
@@ -20,11 +20,12 @@ const { values } = parseArgs({
 const videoCount = Number(values.videos);
 const seconds = Number(values.seconds);
 const url = await ensureDatabase(benchDatabaseUrl());
-const GLIMPSE = 3201;
-const GOAL_RATIO = 0.7;
+const GLIMPSE = await freePort();
+/** Issue 37: every route at least 0.9 of the bare server (it was 0.7). */
+const GOAL_RATIO = 0.9;
 const GOAL_P99_MS = 25;
 const GOAL_DEEP_PAGE = 2;
-const BARE = 3202;
+const BARE = await freePort();
 /** Search words: very common ones (in a third of titles) and rarer stems, plus a two-word query. */
 const WORDS = ['music', 'cooking', 'travel', 'guitar', 'coffee', 'robots', 'space history', 'typescript'];
 
@@ -137,8 +138,9 @@ try {
       const limit: LoadResult = wrk(`bare ${r.name}`, { url: `http://127.0.0.1:${BARE}`, connections, seconds, requests });
       const q = ratio(ours.requestsPerSec, limit.requestsPerSec);
       measured.push({ connections, q, p99: ours.p99 });
+      const loadAfter = loadNow();
       for (const x of [ours, limit]) {
-        rows.push(`| ${x.label} | ${connections} | ${fmt(x.requestsPerSec, 0)} | ${fmt(x.p50)} | ${fmt(x.p99)} | ${x.errors + x.non2xx} |`);
+        rows.push(`| ${x.label} | ${connections} | ${fmt(x.requestsPerSec, 0)} | ${fmt(x.p50)} | ${fmt(x.p99)} | ${x.errors + x.non2xx} | ${loadAfter} |`);
       }
       summary.push(
         `| ${r.name} | ${connections} | **${fmt(q)}** ${q >= GOAL_RATIO ? 'ok' : 'short'} | ${fmt(ours.p99)} ms${connections === 32 ? (ours.p99 <= GOAL_P99_MS ? ' ok' : ' short') : ''} |`,
@@ -178,8 +180,8 @@ try {
     '',
     '## Runs',
     '',
-    '| run | connections | req/s | p50 ms | p99 ms | errors+non2xx |',
-    '|---|---|---|---|---|---|',
+    '| run | connections | req/s | p50 ms | p99 ms | errors+non2xx | load average after the pair |',
+    '|---|---|---|---|---|---|---|',
     ...rows,
     '',
     '## Deep pagination (home feed, 10 per page, median of sequential requests)',

@@ -29,7 +29,8 @@ async function answer(u: URL): Promise<unknown> {
   if (parts[2] === 'comments' && parts[3] === 'video' && parts.length === 5) {
     const entity = await comments.findEntity('video', parts[4]!, null, false);
     if (!entity?.visible) return null;
-    return comments.list('video', parts[4]!, null, null, false, window(limit));
+    // The first page with its pinned comment, in the one statement Glimpse runs for it (ADR 025).
+    return comments.listWithPinned(parts[4]!, null, false, window(limit));
   }
   return null;
 }

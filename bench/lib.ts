@@ -1,5 +1,6 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -99,6 +100,21 @@ export async function freshDatabase(url: string): Promise<void> {
 export const ratio = (a: number, b: number) => (b === 0 ? 0 : a / b);
 export const fmt = (n: number, d = 2) => n.toFixed(d);
 export const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB/s`;
+
+/** The 1-minute load average now, for the step a benchmark just measured (this machine is shared). */
+export const loadNow = (): string => os.loadavg()[0]!.toFixed(1);
+
+/** A port nobody listens on now (other benchmarks and helpers may run on this machine). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
 
 export function machine(): string {
   const cpu = os.cpus()[0]?.model ?? 'unknown cpu';

@@ -10,7 +10,6 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import http from 'node:http';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -23,13 +22,16 @@ import { users } from '../apps/server/src/db/schema.ts';
 import { newId } from '../apps/server/src/lib/ids.ts';
 import { AccessTokens } from '../apps/server/src/identity/access-token.ts';
 import { clipJob } from '@glimpse/media';
-import { benchDatabaseUrl, ensureDatabase, fmt, mb, media, ratio, report, startGlimpse, stop, waitFor, type Figure } from './lib.ts';
+import { benchDatabaseUrl, ensureDatabase, fmt, freePort, loadNow, mb, media, ratio, report, startGlimpse, stop, waitFor, type Figure } from './lib.ts';
 
 const { values } = parseArgs({ options: { mb: { type: 'string', default: '500' } } });
 const SIZE = Number(values.mb) * 1024 * 1024;
 /** Chunks in flight at once, as the web client sends them (apps/web chunked-upload.ts). */
 const IN_FLIGHT = 4;
+/** ADR 018's goal against the disk, and issue 37's against the bare server (chunks; the whole upload). */
 const GOAL = 0.5;
+const GOAL_INGEST_BARE = 0.9;
+const GOAL_E2E_BARE = 0.6;
 const JWT_SECRET = 'bench-secret-bench-secret-bench-secret-0123';
 const root = path.resolve('bench/tmp/upload');
 const dataDir = path.join(root, 'data');
@@ -98,19 +100,7 @@ async function rawWrite(source: Buffer, durable: boolean): Promise<number> {
   return seconds;
 }
 
-/** A port nobody listens on now (other benchmarks and helpers may run on this machine). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port: free } = probe.address() as { port: number };
-      probe.close(() => resolve(free));
-    });
-  });
-}
-
-/** Sends chunks first..last-1 with IN_FLIGHT in flight (the order the web client uses); seconds taken. */
+/** Sends chunks 0..count-1 with IN_FLIGHT in flight (the order the web client uses); seconds taken. */
 async function sendChunks(port: number, q: (i: number) => string, count: number): Promise<number> {
   const t0 = performance.now();
   let next = 0;
@@ -125,14 +115,17 @@ async function sendChunks(port: number, q: (i: number) => string, count: number)
   return (performance.now() - t0) / 1000;
 }
 
-/** The bare server's ingestion of the same chunks (its files removed after). */
+/**
+ * The bare server's ingestion of every chunk, the last one too (its files removed after): for the
+ * bare server the upload is over when its last part is on disk, so this is also its end to end.
+ */
 async function bareRun(): Promise<number> {
   const bareDir = path.join(dataDir, 'bare');
   const bare = spawn(process.execPath, ['--import', 'tsx', 'bench/bare-upload-server.ts', String(barePort), bareDir], { stdio: ['ignore', 'ignore', 'inherit'] });
   try {
     await waitFor(`http://127.0.0.1:${barePort}/`);
     await sendChunks(barePort, (i) => `warm=${i}`, 3);
-    return await sendChunks(barePort, (i) => `chunk=${i}`, total - 1);
+    return await sendChunks(barePort, (i) => `chunk=${i}`, total);
   } finally {
     await stop(bare);
     rmSync(bareDir, { recursive: true, force: true });
@@ -155,6 +148,7 @@ const token = await new AccessTokens(JWT_SECRET, 3600).sign({ id: userId, userNa
 const total = Math.ceil(source.length / CHUNK_BYTES);
 const chunkAt = (i: number) => source.subarray(i * CHUNK_BYTES, Math.min(source.length, (i + 1) * CHUNK_BYTES));
 const bareBefore = await bareRun();
+const loadBareBefore = loadNow();
 const server = startGlimpse(port, { DATABASE_URL: url, DATA_DIR: dataDir, JWT_SECRET });
 try {
   await waitFor(`http://127.0.0.1:${port}/api/v1/health`);
@@ -167,43 +161,53 @@ try {
   const raw1 = await best(false);
   const synced = await best(true);
   const uniqueId = `bench-${Date.now()}`;
+  const loadBefore = loadNow();
   const ingest = await sendChunks(port, (i) => `uniqueId=${uniqueId}&chunkNumber=${i}&totalChunks=${total}`, total - 1);
+  const loadIngest = loadNow();
   const t1 = performance.now();
   const last = await postChunk(port, token, `uniqueId=${uniqueId}&chunkNumber=${total - 1}&totalChunks=${total}`, chunkAt(total - 1), { isLastChunk: 'true', title: 'Bench upload' });
   const finish = (performance.now() - t1) / 1000;
+  const loadFinish = loadNow();
   if (last.status !== 201) throw new Error(`last chunk: ${last.status} ${last.body}`);
   const raw2 = await best(false);
   const raw = Math.min(raw1, raw2);
   const ingestBytes = source.length - chunkAt(total - 1).length;
-  const bareRate = ingestBytes / Math.min(bareBefore, await bareRun());
+  const bareAfter = await bareRun();
+  const loadBareAfter = loadNow();
+  // The bare server's best run (of one before Glimpse's and one after): the protocol's limit here.
+  const bareSeconds = Math.min(bareBefore, bareAfter);
+  const bareRate = source.length / bareSeconds;
   const ingestRate = ingestBytes / ingest;
+  const e2eRate = source.length / (ingest + finish);
   const rawRate = source.length / raw;
   const syncedRate = source.length / synced;
   const ingestRatio = ratio(ingestRate, syncedRate);
+  const ingestBare = ratio(ingestRate, bareRate);
+  const e2eBare = ratio(e2eRate, bareRate);
   const sizeMb = fmt(source.length / 1024 / 1024, 0);
   const figures: Figure[] = [
+    { figure: `chunk ingestion / the bare server, ${IN_FLIGHT} chunks in flight`, value: `${fmt(ingestBare)} (${mb(ingestRate)} vs ${mb(bareRate)}; load ${loadIngest})`, goal: `>= ${GOAL_INGEST_BARE}`, met: ingestBare >= GOAL_INGEST_BARE },
+    { figure: `${sizeMb} MB upload end to end (every chunk, the last one's assembly and checks) / the bare server`, value: `${fmt(e2eBare)} (${mb(e2eRate)}; last chunk ${fmt(finish)} s; load ${loadFinish})`, goal: `>= ${GOAL_E2E_BARE}`, met: e2eBare >= GOAL_E2E_BARE },
     { figure: `chunk ingestion / raw fsync'd disk write, ${IN_FLIGHT} chunks in flight`, value: `${fmt(ingestRatio)} (${mb(ingestRate)} vs ${mb(syncedRate)})`, goal: `>= ${GOAL}`, met: ingestRatio >= GOAL },
     { figure: "bare node:http + multipart server / raw fsync'd disk write (the protocol's limit here)", value: `${fmt(ratio(bareRate, syncedRate))} (${mb(bareRate)})`, goal: '-', met: null },
-    { figure: 'chunk ingestion / the bare server', value: fmt(ratio(ingestRate, bareRate)), goal: '-', met: null },
-    { figure: `last chunk (assembly of ${sizeMb} MB, checks, store)`, value: `${fmt(finish)} s`, goal: '-', met: null },
   ];
   report('upload', `npm run bench -- upload --mb ${values.mb}`, [
-    `${sizeMb} MB (a real mp4 padded with a free box) in ${total} chunks of 3 MB, ${IN_FLIGHT} POSTs in flight over ${IN_FLIGHT} keep-alive loopback connections to one Glimpse process (local storage driver) (PostgreSQL at ${url.replace(/\/\/[^@]*@/, '//')}); raw = the same bytes written with fs in 3 MB writes to the same disk (best of three runs before and three after the upload; fsync'd: best of three).`,
+    `${sizeMb} MB (a real mp4 padded with a free box) in ${total} chunks of 3 MB, ${IN_FLIGHT} POSTs in flight over ${IN_FLIGHT} keep-alive loopback connections to one Glimpse process (local storage driver) (PostgreSQL at ${url.replace(/\/\/[^@]*@/, '//')}); raw = the same bytes written with fs in 3 MB writes to the same disk (best of three runs before and three after the upload; fsync'd: best of three). Load average (1 min) after each step: this machine is shared, so every figure moves with it.`,
     '',
-    '| run | time | throughput |',
-    '|---|---|---|',
-    `| Glimpse: ${total - 1} chunks (multipart part streamed into the storage's uploads/ prefix, one SQL statement each) | ${fmt(ingest)} s | ${mb(ingestRate)} |`,
-    `| Glimpse: last chunk (assemble ${sizeMb} MB from the storage, box check, ffprobe, copy into storage, rows, job) | ${fmt(finish)} s | ${mb(source.length / finish)} of the whole file |`,
-    `| Glimpse: whole upload, end to end | ${fmt(ingest + finish)} s | ${mb(source.length / (ingest + finish))} |`,
-    `| bare node:http + the same multipart parser, part streamed into a file (bench/bare-upload-server.ts; best of one run before and one after Glimpse's) | ${fmt(ingestBytes / bareRate)} s | ${mb(bareRate)} |`,
-    `| raw write of the same bytes (page cache, no fsync) | ${fmt(raw)} s | ${mb(rawRate)} |`,
-    `| raw write of the same bytes, fsync'd (the disk) | ${fmt(synced)} s | ${mb(syncedRate)} |`,
+    '| run | time | throughput | load after |',
+    '|---|---|---|---|',
+    `| Glimpse: ${total - 1} chunks (multipart part streamed into the storage's uploads/ prefix, one SQL statement each) | ${fmt(ingest)} s | ${mb(ingestRate)} | ${loadIngest} (before: ${loadBefore}) |`,
+    `| Glimpse: last chunk (join ${sizeMb} MB into the original's key once, box check, ffprobe, rows, job) | ${fmt(finish)} s | ${mb(source.length / finish)} of the whole file | ${loadFinish} |`,
+    `| Glimpse: whole upload, end to end | ${fmt(ingest + finish)} s | ${mb(e2eRate)} | ${loadFinish} |`,
+    `| bare node:http + the same multipart parser, every part (the last too) streamed into a file (bench/bare-upload-server.ts): its end to end; best of one run before Glimpse's (${fmt(bareBefore)} s) and one after (${fmt(bareAfter)} s) | ${fmt(bareSeconds)} s | ${mb(bareRate)} | ${loadBareBefore} / ${loadBareAfter} |`,
+    `| raw write of the same bytes (page cache, no fsync) | ${fmt(raw)} s | ${mb(rawRate)} | - |`,
+    `| raw write of the same bytes, fsync'd (the disk) | ${fmt(synced)} s | ${mb(syncedRate)} | - |`,
     '',
-    `- chunk ingestion / raw fsync'd disk write = **${fmt(ingestRatio)}** (goal >= ${GOAL})`,
+    `- chunk ingestion / the bare server = **${fmt(ingestBare)}** (goal >= ${GOAL_INGEST_BARE}: what Glimpse's auth, checks, SQL and storage cost per chunk)`,
+    `- whole upload / the bare server = **${fmt(e2eBare)}** (goal >= ${GOAL_E2E_BARE}; the bare server has no last-chunk work, so this is ingestion plus the join, probe and rows of the last chunk)`,
+    `- chunk ingestion / raw fsync'd disk write = **${fmt(ingestRatio)}** (ADR 018's goal >= ${GOAL})`,
     `- the bare server / raw fsync'd disk write = **${fmt(ratio(bareRate, syncedRate))}** (what HTTP over loopback, the parser and the file writes reach here with no application at all)`,
-    `- chunk ingestion / the bare server = **${fmt(ratio(ingestRate, bareRate))}** (what Glimpse's auth, checks, SQL and storage cost)`,
     `- chunk ingestion / raw page-cache write = **${fmt(ratio(ingestRate, rawRate))}** (memory bandwidth: no HTTP path comes near it)`,
-    `- whole upload including assembly / raw fsync'd disk write = **${fmt(ratio(source.length / (ingest + finish), syncedRate))}**`,
   ], figures);
 } finally {
   await stop(server);

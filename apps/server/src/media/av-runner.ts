@@ -1,6 +1,7 @@
 /**
  * The bundled media engine's child process: FFmpeg's libraries through node-av, so a crash in
- * native code ends this process, never the API or the worker. `node av-runner.ts <op> <json>`:
+ * native code ends this process, never the API or the worker. `node av-runner.ts <op> <json>`
+ * (or `-` for the JSON on stdin, which a probe started before its file is written waits for):
  * - probe {file}: prints ffprobe-shaped JSON (see @glimpse/media parseProbe);
  * - run {job}: runs a MediaJob, printing `{"progress":seconds}` lines, then `{"outSeconds":n}`;
  * - check: prints the engine's version and which of the codecs, muxers and filters it needs exist.
@@ -285,9 +286,17 @@ async function run(job: MediaJob): Promise<{ outSeconds: number }> {
   }
 }
 
+async function readStdin(): Promise<string> {
+  let text = '';
+  for await (const piece of process.stdin) text += String(piece);
+  return text;
+}
+
 async function main() {
   const [op, arg] = process.argv.slice(2);
-  const req = arg ? (JSON.parse(arg) as { file?: string; job?: MediaJob }) : {};
+  // '-': the request comes on stdin, once the caller has it (a probe started while its file is written).
+  const text = arg === '-' ? await readStdin() : arg;
+  const req = text ? (JSON.parse(text) as { file?: string; job?: MediaJob }) : {};
   if (op === 'probe' && req.file) out({ probe: await probe(req.file) });
   else if (op === 'run' && req.job) out(await run(req.job));
   else if (op === 'check') out(check());

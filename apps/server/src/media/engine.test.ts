@@ -65,6 +65,34 @@ describe('media engine', () => {
     expect(Date.now() - t0).toBeLessThan(5000);
   });
 
+  it('probes a file named by a promise once it resolves, the child started before; a rejected promise ends the child', async () => {
+    const clip = path.join(dir, 'later.mp4');
+    let name!: (file: string) => void;
+    const probing = bundled.probe(new Promise<string>((resolve) => (name = resolve)));
+    // The child is up and waiting on its stdin while the file does not exist yet.
+    let pid = 0;
+    for (let i = 0; i < 200 && pid === 0; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      pid = findRunner();
+    }
+    expect(pid).toBeGreaterThan(0);
+    await bundled.run(clipJob({ out: clip, seconds: 1, width: 160, height: 90, fps: 10, container: 'mp4', audio: false }));
+    name(clip);
+    const probe = await probing;
+    expect(probe.streams?.find((s) => s.codec_type === 'video')).toMatchObject({ width: 160, height: 90 });
+
+    let fail!: (err: Error) => void;
+    const stopped = bundled.probe(new Promise<string>((_, reject) => (fail = reject)));
+    let waiting = 0;
+    for (let i = 0; i < 200 && waiting === 0; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      waiting = findRunner();
+    }
+    fail(new Error('the join failed'));
+    await expect(stopped).rejects.toThrow(MediaStoppedError);
+    expect(isAlive(waiting)).toBe(false);
+  });
+
   it('tells a file it cannot read (MediaToolError) from its own failures', async () => {
     const junk = path.join(dir, 'junk.mp4');
     await writeFile(junk, 'not media');

@@ -31,8 +31,12 @@ export interface EngineStatus {
 
 export interface MediaEngine {
   readonly name: 'bundled' | 'system';
-  /** The file in ffprobe's JSON shape; MediaToolError when it cannot be read as media. */
-  probe(file: string, signal?: AbortSignal): Promise<RawProbe>;
+  /**
+   * The file in ffprobe's JSON shape; MediaToolError when it cannot be read as media. `file` may be
+   * a promise of the path (a file still being written): the bundled engine starts its child at once
+   * and hands it the path when the promise resolves (ADR 025); a rejected promise stops the child.
+   */
+  probe(file: string | Promise<string>, signal?: AbortSignal): Promise<RawProbe>;
   /** Runs a job; resolves with the seconds of output written. */
   run(job: MediaJob, opts?: RunOptions): Promise<{ outSeconds: number }>;
   check(): Promise<EngineStatus>;
@@ -44,6 +48,8 @@ interface Spawned {
   cwd?: string;
   /** Takes stdout (then not collected) chunk by chunk; returns the progress seconds it saw, if any. */
   onStdout?: (text: string) => number | undefined;
+  /** Written to the child's stdin once it resolves (the bounds' clocks start then); a rejection stops the child. */
+  stdin?: Promise<string>;
 }
 
 /**
@@ -53,7 +59,7 @@ interface Spawned {
 function supervise(p: Spawned, opts: RunOptions = {}): Promise<string> {
   return new Promise((resolve, reject) => {
     if (opts.signal?.aborted) return reject(new MediaStoppedError('cancelled'));
-    const child = spawn(p.bin, p.args, { cwd: p.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(p.bin, p.args, { cwd: p.cwd, stdio: [p.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     let stopped: string | undefined;
@@ -67,16 +73,37 @@ function supervise(p: Spawned, opts: RunOptions = {}): Promise<string> {
     const onAbort = () => stop('cancelled');
     opts.signal?.addEventListener('abort', onAbort, { once: true });
     const timers: NodeJS.Timeout[] = [];
-    if (opts.timeoutSeconds) timers.push(setTimeout(() => stop(`took longer than ${Math.round(opts.timeoutSeconds!)} s`), opts.timeoutSeconds * 1000));
-    if (opts.stallSeconds) {
-      const every = Math.min(1000, opts.stallSeconds * 250);
-      timers.push(
-        setInterval(() => {
-          if (Date.now() - lastProgressAt > opts.stallSeconds! * 1000) stop(`made no progress for ${opts.stallSeconds} s`);
-        }, every),
+    let ended = false;
+    const startClocks = () => {
+      if (ended) return;
+      lastProgressAt = Date.now();
+      if (opts.timeoutSeconds) timers.push(setTimeout(() => stop(`took longer than ${Math.round(opts.timeoutSeconds!)} s`), opts.timeoutSeconds * 1000));
+      if (opts.stallSeconds) {
+        const every = Math.min(1000, opts.stallSeconds * 250);
+        timers.push(
+          setInterval(() => {
+            if (Date.now() - lastProgressAt > opts.stallSeconds! * 1000) stop(`made no progress for ${opts.stallSeconds} s`);
+          }, every),
+        );
+      }
+    };
+    if (p.stdin) {
+      // A closed pipe (the child died first) is reported by 'close' below, not as a stray error.
+      child.stdin?.on('error', () => {});
+      // While it waits for its input, the child keeps no process alive (a probe kept ready, ADR 025);
+      // it ends by itself when this process does (its stdin closes).
+      const handles = [child, child.stdin, child.stdout, child.stderr] as unknown as ({ ref?(): void; unref?(): void } | null)[];
+      handles.forEach((h) => h?.unref?.());
+      p.stdin.then(
+        (text) => {
+          handles.forEach((h) => h?.ref?.());
+          child.stdin?.end(text);
+          startClocks();
+        },
+        () => stop('cancelled'),
       );
-    }
-    child.stdout.setEncoding('utf8').on('data', (d: string) => {
+    } else startClocks();
+    child.stdout!.setEncoding('utf8').on('data', (d: string) => {
       if (!p.onStdout) {
         stdout += d;
         return;
@@ -88,10 +115,11 @@ function supervise(p: Spawned, opts: RunOptions = {}): Promise<string> {
         opts.onProgress?.(seconds);
       }
     });
-    child.stderr.setEncoding('utf8').on('data', (d: string) => {
+    child.stderr!.setEncoding('utf8').on('data', (d: string) => {
       stderr = (stderr + d).slice(-4000);
     });
     const done = () => {
+      ended = true;
       timers.forEach((t) => clearTimeout(t));
       opts.signal?.removeEventListener('abort', onAbort);
     };
@@ -151,14 +179,19 @@ function runnerLines() {
 export class BundledEngine implements MediaEngine {
   readonly name = 'bundled';
 
-  private async call(op: 'probe' | 'run' | 'check', req: object, opts?: RunOptions): Promise<Record<string, unknown>> {
+  /** Runs the runner on `req`, given on the command line, or on stdin once it resolves ('-' on the command line). */
+  private async call(op: 'probe' | 'run' | 'check', req: object | Promise<object>, opts?: RunOptions): Promise<Record<string, unknown>> {
     const lines = runnerLines();
-    await supervise({ bin: process.execPath, args: ['--import', 'tsx', RUNNER, op, JSON.stringify(req)], cwd: SERVER_DIR, onStdout: lines.onStdout }, opts);
+    const later = req instanceof Promise ? req.then((r) => JSON.stringify(r)) : undefined;
+    const arg = later ? '-' : JSON.stringify(req);
+    await supervise({ bin: process.execPath, args: ['--import', 'tsx', RUNNER, op, arg], cwd: SERVER_DIR, onStdout: lines.onStdout, stdin: later }, opts);
     return lines.result();
   }
 
-  async probe(file: string, signal?: AbortSignal): Promise<RawProbe> {
-    return (await this.call('probe', { file }, { signal, timeoutSeconds: 120 })).probe as RawProbe;
+  async probe(file: string | Promise<string>, signal?: AbortSignal): Promise<RawProbe> {
+    // The runner's start (Node, tsx, FFmpeg's libraries: about half a second) overlaps the file's writing.
+    const req = typeof file === 'string' ? { file } : file.then((f) => ({ file: f }));
+    return (await this.call('probe', req, { signal, timeoutSeconds: 120 })).probe as RawProbe;
   }
 
   async run(job: MediaJob, opts?: RunOptions): Promise<{ outSeconds: number }> {
@@ -191,8 +224,8 @@ export class SystemEngine implements MediaEngine {
   readonly name = 'system';
   constructor(private readonly bins: { ffmpeg: string; ffprobe: string }) {}
 
-  async probe(file: string, signal?: AbortSignal): Promise<RawProbe> {
-    const json = await supervise({ bin: this.bins.ffprobe, args: buildProbeArgs(file) }, { signal, timeoutSeconds: 120 });
+  async probe(file: string | Promise<string>, signal?: AbortSignal): Promise<RawProbe> {
+    const json = await supervise({ bin: this.bins.ffprobe, args: buildProbeArgs(await file) }, { signal, timeoutSeconds: 120 });
     try {
       return JSON.parse(json) as RawProbe;
     } catch {

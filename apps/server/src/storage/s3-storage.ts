@@ -1,8 +1,13 @@
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { once } from 'node:events';
+import { rm, stat } from 'node:fs/promises';
+import { finished } from 'node:stream/promises';
 import { Readable } from 'node:stream';
 import {
+  AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
   CopyObjectCommand,
+  CreateMultipartUploadCommand,
   DeleteObjectCommand,
   DeleteObjectsCommand,
   GetObjectCommand,
@@ -10,12 +15,20 @@ import {
   ListObjectsV2Command,
   PutObjectCommand,
   S3Client,
+  UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import type { Config } from '../config.ts';
 import { contentTypeOf } from './content-types.ts';
-import { assertSafeKey, type ReadRequest, type Storage, type StoredAnswer } from './storage.ts';
+import { assertSafeKey, type JoinedFile, type ReadRequest, type Storage, type StoredAnswer } from './storage.ts';
 
 type S3Config = NonNullable<Config['s3']>;
+
+/**
+ * Bytes per part of a joined object: S3 refuses parts under 5 MiB but the last, so the 3 MB upload
+ * chunks cannot be parts themselves (ADR 018); each part is a few chunks, uploaded while the next
+ * ones are read.
+ */
+const JOIN_PART_BYTES = 8 * 1024 * 1024;
 
 const statusOf = (err: unknown): number | undefined => (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
 const header = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v);
@@ -27,7 +40,10 @@ export class S3Storage implements Storage {
   private readonly bucket: string;
   private readonly publicBase: string;
 
-  constructor(config: S3Config) {
+  constructor(
+    config: S3Config,
+    private readonly joinPartBytes = JOIN_PART_BYTES,
+  ) {
     this.bucket = config.bucket;
     this.client = new S3Client({
       region: config.region,
@@ -79,6 +95,63 @@ export class S3Storage implements Storage {
     const parts: Buffer[] = [];
     for await (const part of body) parts.push(part as Buffer);
     await this.putBuffer(key, Buffer.concat(parts), 'application/octet-stream');
+  }
+
+  /**
+   * Reads the parts in order into the scratch file and, at the same time, uploads them as one
+   * multipart object (a part of a few chunks is sent while the next chunks are read): the last chunk
+   * waits for the slower of the two transfers, not for both one after the other.
+   */
+  async join(key: string, parts: string[], scratch: string): Promise<JoinedFile> {
+    assertSafeKey(key);
+    const target = { Bucket: this.bucket, Key: key };
+    const { UploadId } = await this.client.send(
+      new CreateMultipartUploadCommand({ ...target, ContentType: contentTypeOf(key), CacheControl: 'public, max-age=31536000, immutable' }),
+    );
+    const out = createWriteStream(scratch, { highWaterMark: this.joinPartBytes });
+    const etags: { PartNumber: number; ETag: string | undefined }[] = [];
+    let pending: Buffer[] = [];
+    let pendingBytes = 0;
+    let bytes = 0;
+    let sending: Promise<void> = Promise.resolve();
+    // One part in flight at a time, sent while the next chunks are read (its memory: two parts at most).
+    const send = async () => {
+      const body = Buffer.concat(pending);
+      const PartNumber = etags.length + 1;
+      const slot = { PartNumber, ETag: undefined as string | undefined };
+      etags.push(slot);
+      pending = [];
+      pendingBytes = 0;
+      await sending;
+      sending = this.client.send(new UploadPartCommand({ ...target, UploadId, PartNumber, Body: body })).then((r) => {
+        slot.ETag = r.ETag;
+      });
+      // Awaited at the next part or at the end; marked handled meanwhile, so a failure is not an unhandled rejection.
+      sending.catch(() => {});
+    };
+    try {
+      for (const part of parts) {
+        for await (const piece of await this.getStream(part)) {
+          const buf = piece as Buffer;
+          bytes += buf.length;
+          pending.push(buf);
+          pendingBytes += buf.length;
+          if (!out.write(buf)) await once(out, 'drain');
+          if (pendingBytes >= this.joinPartBytes) await send();
+        }
+      }
+      if (pendingBytes > 0 || etags.length === 0) await send();
+      out.end();
+      await Promise.all([finished(out), sending]);
+      await this.client.send(new CompleteMultipartUploadCommand({ ...target, UploadId, MultipartUpload: { Parts: etags } }));
+    } catch (err) {
+      out.destroy();
+      await sending.catch(() => {});
+      await this.client.send(new AbortMultipartUploadCommand({ ...target, UploadId })).catch(() => {});
+      await rm(scratch, { force: true });
+      throw err;
+    }
+    return { file: scratch, bytes, release: () => rm(scratch, { force: true }) };
   }
 
   async getStream(key: string): Promise<Readable> {

@@ -31,12 +31,27 @@ export interface Storage {
   deletePrefix(prefix: string): Promise<void>;
   /** Bytes stored under a key: the file it names, or every object of the folder it names (0 when none). */
   bytesUnder(prefix: string): Promise<number>;
+  /**
+   * Joins the objects `parts`, in order, into the new object `key` (the parts stay) and gives back a
+   * local file with the same bytes for the checks that need one (the probe, the box check): the local
+   * driver writes the stored file once and hands out its own path; S3 uploads the object in parts
+   * while it writes the copy into `scratch`. `release()` removes only that scratch copy. A failed
+   * join leaves neither `key` nor the copy behind.
+   */
+  join(key: string, parts: string[], scratch: string): Promise<JoinedFile>;
   /** Renames a key (same storage); the old key is gone afterwards. */
   move(from: string, to: string): Promise<void>;
   /** The file as an answer to `request` (byte ranges, HEAD, ETag), or null when the key holds nothing. */
   answer(key: string, request: ReadRequest): Promise<StoredAnswer | null>;
   /** Public URL of a key. */
   url(key: string): string;
+}
+
+/** The local file a join gives back (see Storage.join). */
+export interface JoinedFile {
+  file: string;
+  bytes: number;
+  release(): Promise<void>;
 }
 
 /** Keys come from our own ids; this guards against a key escaping its folder. */

@@ -108,12 +108,16 @@ export class CommentsRepository {
     return row;
   }
 
-  /** The video's pinned comment, if the viewer is shown it. */
-  async findPinned(videoId: string, viewerId: string | null, reviewer: boolean) {
-    const [row] = await this.selectComments(viewerId)
+  /**
+   * The first page of a video's top-level comments with its pinned comment (when the viewer is
+   * shown it) in one statement: the pinned row first (the one with `pinnedAt`), then the page as
+   * `list` gives it. One round trip fewer on the watch page's most read list (ADR 025).
+   */
+  listWithPinned(videoId: string, viewerId: string | null, reviewer: boolean, w: PageWindow) {
+    const pinned = this.selectComments(viewerId)
       .where(and(eq(comments.videoId, videoId), isNotNull(comments.pinnedAt), commentShownTo(viewerId, reviewer)))
       .limit(1);
-    return row;
+    return pinned.unionAll(this.list('video', videoId, null, viewerId, reviewer, w));
   }
 
   /**

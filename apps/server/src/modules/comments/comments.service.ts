@@ -60,11 +60,13 @@ export class CommentsService {
     if (parentId) await this.parentIn(this.comments, type, entityId, parentId, viewerId, entity);
     const present = (rows: Parameters<typeof toComment>[1][]) => rows.map((r) => toComment(this.ctx.storage, r));
     if (!entity.commentsEnabled) return pageOf('comments', [], q, (c: Comment) => c._id);
-    const rows = await this.comments.list(type, entityId, parentId, viewerId, reviewer, pageWindow(q));
-    const page = pageOf('comments', present(rows), q, (c) => c._id);
     const first = type === 'video' && !parentId && !q.cursor && q.page === 1;
-    const pinned = first ? await this.comments.findPinned(entityId, viewerId, reviewer) : undefined;
-    return pinned ? { ...page, comments: [...present([pinned]), ...page.comments] } : page;
+    if (!first) return pageOf('comments', present(await this.comments.list(type, entityId, parentId, viewerId, reviewer, pageWindow(q))), q, (c) => c._id);
+    // The first page of a video's comments and its pinned one come in one statement; the list never holds the pinned row.
+    const rows = await this.comments.listWithPinned(entityId, viewerId, reviewer, pageWindow(q));
+    const pinned = rows.filter((r) => r.comment.pinnedAt !== null);
+    const page = pageOf('comments', present(rows.filter((r) => r.comment.pinnedAt === null)), q, (c) => c._id);
+    return pinned.length > 0 ? { ...page, comments: [...present(pinned), ...page.comments] } : page;
   }
 
   /** The held comments on the caller's videos and tweets: their review queue. */

@@ -1,6 +1,7 @@
 import type { MailableType } from '@glimpse/contract';
 import type { AppContext } from '../../context.ts';
 import { JobsRepository } from '../../jobs/jobs.repository.ts';
+import { pace } from '../../jobs/pace.ts';
 import type { JobContext, JobHandler } from '../../jobs/worker.ts';
 import { DIGEST_ITEMS_MAX, digestMail, instantMail, type MailItem, type MailLinks } from './notification-mail.ts';
 import { NotificationMailRepository, type MailRow } from './notification-mail.repository.ts';
@@ -47,6 +48,7 @@ export function notificationMailHandler(ctx: AppContext): JobHandler<object> {
   async function instant(budget: number, job: JobContext, base: Omit<MailLinks, 'token'>): Promise<number> {
     let sent = 0;
     while (sent < budget) {
+      const started = performance.now();
       const rows = await repo.claimInstant(Math.min(MAIL_BATCH, budget - sent));
       if (rows.length === 0) break;
       for (const [i, row] of rows.entries()) {
@@ -67,6 +69,8 @@ export function notificationMailHandler(ctx: AppContext): JobHandler<object> {
         await repo.markEmailed([row.id]);
       }
       await job.heartbeat();
+      // Rendering and the rows' statements share the API's cores: batches leave them time between.
+      await pace(started, job.signal);
       job.signal.throwIfAborted();
     }
     return sent;
@@ -75,6 +79,7 @@ export function notificationMailHandler(ctx: AppContext): JobHandler<object> {
   async function digests(budget: number, job: JobContext, base: Omit<MailLinks, 'token'>): Promise<number> {
     let sent = 0;
     while (sent < budget) {
+      const started = performance.now();
       const users = await repo.dueDigestUsers(Math.min(MAIL_BATCH, budget - sent));
       if (users.length === 0) break;
       for (const user of users) {
@@ -100,6 +105,8 @@ export function notificationMailHandler(ctx: AppContext): JobHandler<object> {
         await repo.markDigestEmailed(user.id);
       }
       await job.heartbeat();
+      // Rendering and the rows' statements share the API's cores: batches leave them time between.
+      await pace(started, job.signal);
       job.signal.throwIfAborted();
     }
     return sent;

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { buffer } from 'node:stream/consumers';
 import { sql } from 'drizzle-orm';
+import { NOT_A_VIDEO } from '@glimpse/media';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app.ts';
 import type { AppContext } from '../../context.ts';
@@ -95,6 +96,24 @@ describe.each(['local', 's3'] as const)('parallel chunks on %s storage', (kind) 
     const otherTotal = await postChunk(app, auth, { uniqueId: 'bad', chunkNumber: 1, totalChunks: 3 }, Buffer.alloc(400, 4));
     expect(otherTotal.json().message).toBe('totalChunks does not match this upload (2)');
     expect(await held(owner.id, 'bad')).toBe(500);
+  });
+
+  it('a joined file that is not a video leaves neither its original nor its chunks', async () => {
+    const owner = await createUser(ctx);
+    const auth = await bearer(ctx, owner);
+    const before = await ctx.storage.bytesUnder('originals');
+    // A cut mp4 (its index first, its media data short): joined from three chunks, then refused by the checks.
+    const parts = split(clip.subarray(0, Math.floor(clip.length * 0.6)), Math.ceil(clip.length / 5));
+    await Promise.all(parts.slice(0, -1).map((chunk, n) => postChunk(app, auth, { uniqueId: 'cut', chunkNumber: n, totalChunks: parts.length }, chunk)));
+    const last = await postChunk(app, auth, { uniqueId: 'cut', chunkNumber: parts.length - 1, totalChunks: parts.length }, parts.at(-1)!, {
+      isLastChunk: 'true',
+      title: 'Cut',
+    });
+    expect(last.statusCode).toBe(400);
+    expect(last.json().message).toBe(NOT_A_VIDEO);
+    expect(await ctx.storage.bytesUnder('originals')).toBe(before);
+    expect(await held(owner.id, 'cut')).toBe(0);
+    expect(await videos(owner.id)).toEqual([]);
   });
 
   it('a last chunk sent while chunks are missing answers which, keeps the session, and finishes when resent', async () => {

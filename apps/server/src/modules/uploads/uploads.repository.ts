@@ -43,6 +43,11 @@ export class UploadsRepository {
   /**
    * Checks the bounds and records the chunk in one statement (one round trip per chunk), one
    * chunk of an account at a time (the function takes the account's row lock before reading).
+   * Its commit does not wait for the WAL's flush to disk (`synchronous_commit` off for this
+   * statement's transaction, ADR 025): the flush was most of the time an account's row lock was
+   * held, so parallel chunks of one upload queued behind it. A database crash may forget the last
+   * chunks admitted (as the chunk files themselves, never fsync'd, may be lost by a machine's
+   * crash): the last chunk then answers which are missing, and the client sends them again.
    */
   async admit(c: ChunkRecord, bounds: AdmissionBounds): Promise<Admission> {
     const [row] = await queryRows<{
@@ -56,8 +61,8 @@ export class UploadsRepository {
       held_bytes: number | null;
     }>(
       this.db,
-      sql`SELECT * FROM upload_admit_chunk(${c.userId}, ${c.uniqueId}, ${c.totalChunks}, ${c.chunkNumber}, ${c.size}, ${c.objectKey},
-            ${bounds.sessionBytes}, ${bounds.heldBytes}, ${bounds.openSessions})`,
+      sql`SELECT a.* FROM upload_admit_chunk(${c.userId}, ${c.uniqueId}, ${c.totalChunks}, ${c.chunkNumber}, ${c.size}, ${c.objectKey},
+            ${bounds.sessionBytes}, ${bounds.heldBytes}, ${bounds.openSessions}) AS a, set_config('synchronous_commit', 'off', true)`,
     );
     const r = row!;
     switch (r.outcome) {

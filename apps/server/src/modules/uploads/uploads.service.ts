@@ -1,9 +1,6 @@
-import { createWriteStream } from 'node:fs';
-import { mkdir, open, rm, stat } from 'node:fs/promises';
-import { once } from 'node:events';
+import { mkdir, open } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { finished } from 'node:stream/promises';
 import { z } from 'zod';
 import {
   CHUNK_BYTES,
@@ -17,6 +14,7 @@ import {
 } from '@glimpse/contract';
 import { checkTopLevelBoxes, isMp4Family, NOT_A_VIDEO, ProbeError, type ProbeResult } from '@glimpse/media';
 import type { AppContext } from '../../context.ts';
+import type { ProbeAhead } from '../../media/media-service.ts';
 import { ApiError, badRequest, conflict, notFound, tooLarge, tooMany } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import type { EncodedImage } from '../../lib/images.ts';
@@ -107,6 +105,10 @@ export class UploadsService {
     // The spec's client sends full 3 MB chunks: more chunks than the limit allows is over the limit.
     if (q.totalChunks > Math.ceil(limitBytes / CHUNK_BYTES)) throw tooLarge(this.ctx.config.limits.videoMb);
     const key = uploadChunkKey(userId, q.uniqueId, q.chunkNumber, newId());
+    // The highest chunk number (of either numbering) is the last chunk the spec's client and ours
+    // send: it takes the probe kept ready while the chunks arrived, or starts one now, while the
+    // chunk arrives (ADR 025); ended unused otherwise.
+    let probe = q.chunkNumber >= q.totalChunks - 1 ? this.ctx.media.probeAhead() : undefined;
     let written = false;
     let recorded = false;
     let form: MultipartResult | undefined;
@@ -130,9 +132,15 @@ export class UploadsService {
       // A retried chunk's earlier object is no longer named by any row.
       if (admitted.replacedKey) await this.ctx.storage.delete(admitted.replacedKey);
       const status: UploadStatus = { uniqueId: q.uniqueId, totalChunks: q.totalChunks, receivedChunks: admitted.received, receivedBytes: admitted.receivedBytes };
-      if (!isLast) return { status };
-      return { videoId: await this.finalize(userId, q, status, meta!, thumbnail) };
+      if (!isLast) {
+        // An upload under way: its last chunk will want a probe (started once admitted, so a refused chunk starts none).
+        this.ctx.media.keepProbeReady();
+        return { status };
+      }
+      probe ??= this.ctx.media.probeAhead();
+      return { videoId: await this.finalize(userId, q, status, meta!, thumbnail, probe) };
     } finally {
+      probe?.cancel();
       await form?.cleanup();
       if (written && !recorded) await this.ctx.storage.delete(key);
     }
@@ -183,7 +191,7 @@ export class UploadsService {
   }
 
   /** The last chunk: every chunk must be there; one request at a time assembles the video. */
-  private async finalize(userId: string, q: UploadQuery, status: UploadStatus, meta: FinishMeta, thumbnail: EncodedImage | undefined): Promise<string> {
+  private async finalize(userId: string, q: UploadQuery, status: UploadStatus, meta: FinishMeta, thumbnail: EncodedImage | undefined, probe: ProbeAhead): Promise<string> {
     // The session holds one numbering only (the admission refuses the other).
     const missing = missingChunks(status.receivedChunks, q.totalChunks);
     if (missing.length > 0) {
@@ -198,7 +206,7 @@ export class UploadsService {
     });
     if (!claimed) throw conflict(ALREADY_FINISHING);
     try {
-      return await this.finish(userId, q, meta, thumbnail);
+      return await this.finish(userId, q, meta, thumbnail, probe);
     } catch (err) {
       // Over a quota, the upload cannot become a video: its chunks go. Otherwise it may be retried.
       if (err instanceof QuotaExceeded) await this.discard(userId, q.uniqueId);
@@ -208,41 +216,46 @@ export class UploadsService {
   }
 
   /**
-   * The session's chunks joined in file order from the storage into a local file (the probe and the
-   * box check read it), or a 400 (saying why) after removing the whole session when they cannot become a video.
+   * Joins the session's chunks in file order into the original's key (ADR 025: the local driver
+   * writes the stored file once and the checks read it there; S3 uploads the object while it writes
+   * the checks' copy), then probes it. A file that cannot become a video is a 400 (saying why) after
+   * removing the whole session; the caller removes the original whatever stops the upload.
    */
-  private async assembleAndProbe(userId: string, q: UploadQuery, file: string): Promise<ProbeResult> {
+  private async joinAndProbe(userId: string, q: UploadQuery, sourceKey: string, probe: ProbeAhead): Promise<{ probed: ProbeResult; sourceBytes: number }> {
     const chunks = await this.sessions.chunks(userId, q.uniqueId);
-    await mkdir(path.dirname(file), { recursive: true });
-    // One write stream for all chunks: reads and writes overlap (a write waits only on a full buffer).
-    const out = createWriteStream(file, { highWaterMark: 4 * MB });
-    try {
-      for (const c of chunks) {
-        for await (const piece of await this.ctx.storage.getStream(c.object_key)) {
-          if (!out.write(piece)) await once(out, 'drain');
-        }
-      }
-    } finally {
-      out.end();
-      await finished(out);
-    }
+    const scratch = path.join(this.ctx.config.dataDir, 'tmp', `assemble-${newId()}`);
+    await mkdir(path.dirname(scratch), { recursive: true });
+    const { maxVideoMinutes } = await this.ctx.settings.get();
+    const joining = this.ctx.storage.join(
+      sourceKey,
+      chunks.map((c) => c.object_key),
+      scratch,
+    );
+    // The probe's child process (started with the request) reads the file once it is whole; a failed join stops it.
+    const probing = probe.inspect(
+      joining.then((j) => j.file),
+      maxVideoMinutes * 60,
+    );
+    probing.catch(() => {});
+    const joined = await joining;
     try {
       // The admin's limit (instance settings; MAX_VIDEO_MINUTES until they change it).
-      const probed = await this.ctx.media.inspect(file, (await this.ctx.settings.get()).maxVideoMinutes * 60);
+      const probed = await probing;
       // The demuxer accepts a cut-off mp4 whose index comes first; its boxes tell.
-      if (isMp4Family(probed)) await this.checkBoxes(file);
-      return probed;
+      if (isMp4Family(probed)) await this.checkBoxes(joined.file, joined.bytes);
+      return { probed, sourceBytes: joined.bytes };
     } catch (err) {
       if (err instanceof ProbeError) {
         await this.discard(userId, q.uniqueId);
         throw badRequest(err.message);
       }
       throw err;
+    } finally {
+      await joined.release();
     }
   }
 
-  private async checkBoxes(file: string): Promise<void> {
-    const { size } = await stat(file);
+  private async checkBoxes(file: string, size: number): Promise<void> {
     const fh = await open(file, 'r');
     try {
       const boxes = await checkTopLevelBoxes(async (offset, length) => {
@@ -256,28 +269,12 @@ export class UploadsService {
     }
   }
 
-  private async finish(
-    userId: string,
-    q: UploadQuery,
-    meta: FinishMeta,
-    thumbnail: EncodedImage | undefined,
-  ): Promise<string> {
-    const file = path.join(this.ctx.config.dataDir, 'tmp', `assemble-${newId()}`);
-    try {
-      return await this.finishFrom(file, userId, q, meta, thumbnail);
-    } finally {
-      await rm(file, { force: true });
-    }
-  }
-
-  private async finishFrom(file: string, userId: string, q: UploadQuery, meta: FinishMeta, thumbnail: EncodedImage | undefined): Promise<string> {
-    const probed = await this.assembleAndProbe(userId, q, file);
-    const sourceBytes = (await stat(file)).size;
-    await this.quota.check(userId, sourceBytes);
+  private async finish(userId: string, q: UploadQuery, meta: FinishMeta, thumbnail: EncodedImage | undefined, probe: ProbeAhead): Promise<string> {
     const id = newId();
     const sourceKey = originalKey(id);
     try {
-      await this.ctx.storage.putFile(sourceKey, file);
+      const { probed, sourceBytes } = await this.joinAndProbe(userId, q, sourceKey, probe);
+      await this.quota.check(userId, sourceBytes);
       const thumbnailKey = thumbnail ? await storeThumbnail(this.ctx.storage, id, thumbnail) : null;
       const { commentsEnabledByDefault } = await this.ctx.settings.get();
       await this.ctx.db.transaction(async (tx) => {
@@ -309,6 +306,7 @@ export class UploadsService {
         await usage.recount(userId);
       });
     } catch (err) {
+      // The joined original (and a stored thumbnail) go with whatever stopped the upload.
       for (const prefix of videoPrefixes(id)) await this.ctx.storage.deletePrefix(prefix);
       throw err;
     }
