@@ -51,6 +51,7 @@ import { feedsRoutes } from './modules/feeds/feeds.routes.ts';
 import { embedsRoutes } from './modules/embeds/embeds.routes.ts';
 import { analyticsRoutes } from './modules/analytics/analytics.routes.ts';
 import { webPages } from './modules/pages/pages.routes.ts';
+import { activityPubPages, federationApiRoutes, federationRoutes } from './modules/federation/federation.routes.ts';
 import { databaseRateLimitStore } from './lib/rate-limit-store.ts';
 import { tooManyRequestsMessage } from './lib/errors.ts';
 
@@ -176,6 +177,8 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   await app.register(feedsRoutes, { prefix: API_PREFIX, ctx });
   await app.register(embedsRoutes, { prefix: API_PREFIX, ctx });
   await app.register(analyticsRoutes, { prefix: API_PREFIX, ctx });
+  await app.register(federationApiRoutes, { prefix: API_PREFIX, ctx });
+  await app.register(federationRoutes, { ctx });
 
   await app.register(mediaAccessRoutes, { ctx });
   const webDist = ctx.config.webDist;
@@ -196,8 +199,11 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     });
   }
 
-  app.setNotFoundHandler((request, reply) => {
+  const activityPub = activityPubPages(ctx);
+  app.setNotFoundHandler(async (request, reply) => {
     const url = request.url;
+    // An ActivityPub client asking for a channel or video page gets its JSON-LD (content negotiation).
+    if (await activityPub(request, reply)) return reply;
     const isApi = url.startsWith('/api') || url.startsWith('/media/');
     if (!isApi && web.hasWeb && (request.method === 'GET' || request.method === 'HEAD')) return web.sendApp(request, reply);
     return reply.code(404).send(errorBody(404, `Route ${request.method} ${url.split('?')[0]} not found`));

@@ -397,3 +397,100 @@ export const feedTokens = pgTable('feed_tokens', {
   tokenHash: text('token_hash').notNull().unique(),
   createdAt: created(),
 });
+
+/** Federation (migration 1040, ADR 023): local actors' keys, remote actors, follows both ways, remote videos. */
+export const federationKeys = pgTable('federation_keys', {
+  id: text('id').primaryKey(),
+  userId: uuid('user_id')
+    .unique()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  publicKeyPem: text('public_key_pem').notNull(),
+  privateKeyPem: text('private_key_pem').notNull(),
+  createdAt: created(),
+});
+
+export const remoteActors = pgTable('remote_actors', {
+  id: uuid('id').primaryKey(),
+  uri: text('uri').notNull().unique(),
+  host: text('host').notNull(),
+  type: text('type').notNull(),
+  preferredUsername: text('preferred_username').notNull(),
+  name: text('name').notNull(),
+  summary: text('summary').notNull().default(''),
+  url: text('url'),
+  iconUrl: text('icon_url'),
+  inbox: text('inbox').notNull(),
+  sharedInbox: text('shared_inbox'),
+  publicKeyId: text('public_key_id').notNull(),
+  publicKeyPem: text('public_key_pem').notNull(),
+  fetchedAt: ts('fetched_at').notNull().defaultNow(),
+  createdAt: created(),
+});
+
+export const remoteFollowers = pgTable(
+  'remote_followers',
+  {
+    channelId: uuid('channel_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    actorId: uuid('actor_id')
+      .notNull()
+      .references(() => remoteActors.id, { onDelete: 'cascade' }),
+    followId: text('follow_id').notNull(),
+    createdAt: created(),
+  },
+  (t) => [primaryKey({ columns: [t.channelId, t.actorId] })],
+);
+
+export const remoteFollows = pgTable(
+  'remote_follows',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    actorId: uuid('actor_id')
+      .notNull()
+      .references(() => remoteActors.id, { onDelete: 'cascade' }),
+    followId: text('follow_id').notNull().unique(),
+    state: text('state', { enum: ['pending', 'accepted'] }).notNull().default('pending'),
+    createdAt: created(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.actorId] })],
+);
+
+export const remoteVideos = pgTable('remote_videos', {
+  id: uuid('id').primaryKey(),
+  uri: text('uri').notNull().unique(),
+  actorId: uuid('actor_id')
+    .notNull()
+    .references(() => remoteActors.id, { onDelete: 'cascade' }),
+  name: text('name').notNull(),
+  content: text('content').notNull().default(''),
+  duration: doublePrecision('duration').notNull().default(0),
+  pageUrl: text('page_url').notNull(),
+  thumbnailUrl: text('thumbnail_url'),
+  hlsUrl: text('hls_url'),
+  mp4Url: text('mp4_url'),
+  publishedAt: ts('published_at').notNull(),
+  updatedAt: ts('updated_at').notNull(),
+  receivedAt: ts('received_at').notNull().defaultNow(),
+});
+
+export const federatedVideos = pgTable('federated_videos', {
+  videoId: uuid('video_id').primaryKey(),
+  ownerId: uuid('owner_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  sentAt: ts('sent_at').notNull().defaultNow(),
+});
+
+export const inboxSeen = pgTable('inbox_seen', {
+  activityId: text('activity_id').primaryKey(),
+  receivedAt: ts('received_at').notNull().defaultNow(),
+});
+
+export const federationHosts = pgTable('federation_hosts', {
+  host: text('host').primaryKey(),
+  failures: integer('failures').notNull().default(0),
+  pausedUntil: ts('paused_until'),
+});

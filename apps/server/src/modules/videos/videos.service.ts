@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { announceVideo } from './announce.ts';
+import { announceVideo, videoChanged } from './announce.ts';
 import { videoMessages, type PlaylistSummary, type VideoEditFields, type VideoListQuery, type VideoSearchPage } from '@glimpse/contract';
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/client.ts';
@@ -186,11 +186,15 @@ export class VideosService {
         if (!locked) return undefined;
         await videos.update(id, { ...set, thumbnailKey, thumbnailBytes: thumbnail.body.length });
         await new StorageUsageRepository(tx).recount(locked.ownerId);
+        await videoChanged(tx, locked);
         return { oldKey: locked.thumbnailKey, result: true };
       });
       if (!updated) throw notFound(videoMessages.notFound);
     } else if (!privacy && Object.keys(set).length > 0) {
-      await this.videos.update(id, set);
+      await this.ctx.db.transaction(async (tx) => {
+        await new VideosRepository(tx).update(id, set);
+        await videoChanged(tx, row);
+      });
     }
     return this.get(id, viewerId);
   }
@@ -209,6 +213,7 @@ export class VideosService {
       await new VideosRepository(tx).setPrivacy(row.id, change, row.privacy, set);
       await schedulePublication(tx, row, change.publishAt);
       await announceVideo(tx, row);
+      await videoChanged(tx, row);
     });
   }
 
@@ -222,6 +227,7 @@ export class VideosService {
       await new JobsRepository(tx).deleteForVideo(id);
       await new VideosRepository(tx).delete(id, viewerId);
       await new StorageUsageRepository(tx).recount(viewerId);
+      await videoChanged(tx, { id, ownerId: viewerId });
       await within?.(tx);
     });
     for (const prefix of videoPrefixes(id)) await this.ctx.storage.deletePrefix(prefix);

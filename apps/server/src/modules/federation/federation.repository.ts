@@ -1,0 +1,294 @@
+import { and, desc, eq, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client.ts';
+import { federatedVideos, federationHosts, federationKeys, inboxSeen, remoteActors, remoteFollowers, remoteFollows, remoteVideos, users, videos } from '../../db/schema.ts';
+import { accountVisibleTo } from '../../policy/content-state.ts';
+import { videoListedTo } from '../../policy/visibility.ts';
+
+export type RemoteActorRow = typeof remoteActors.$inferSelect;
+export type RemoteActorInput = Omit<typeof remoteActors.$inferInsert, 'createdAt'>;
+export type RemoteVideoInput = Omit<typeof remoteVideos.$inferInsert, 'receivedAt'>;
+export type KeyRow = typeof federationKeys.$inferSelect;
+
+const localChannelColumns = {
+  id: users.id,
+  userName: users.userName,
+  fullName: users.fullName,
+  avatarKey: users.avatarKey,
+  coverKey: users.coverKey,
+  subscriberCount: users.subscriberCount,
+  createdAt: users.createdAt,
+};
+export interface LocalChannel {
+  id: string;
+  userName: string;
+  fullName: string;
+  avatarKey: string | null;
+  coverKey: string | null;
+  subscriberCount: number;
+  createdAt: Date;
+}
+
+export class FederationRepository {
+  constructor(private readonly db: Executor) {}
+
+  // --- local actors -------------------------------------------------------------------------
+
+  async key(id: string): Promise<KeyRow | undefined> {
+    const [row] = await this.db.select().from(federationKeys).where(eq(federationKeys.id, id));
+    return row;
+  }
+
+  /** Stores the pair unless another request stored one first; the stored one wins. */
+  async insertKey(row: typeof federationKeys.$inferInsert): Promise<KeyRow> {
+    await this.db.insert(federationKeys).values(row).onConflictDoNothing();
+    return (await this.key(row.id))!;
+  }
+
+  /** A channel anyone may see (not suspended or deleted), by id or user name. */
+  async localChannel(by: { id: string } | { userName: string }): Promise<LocalChannel | undefined> {
+    const where = 'id' in by ? eq(users.id, by.id) : sql`lower(${users.userName}) = lower(${by.userName})`;
+    const [row] = await this.db.select(localChannelColumns).from(users).where(and(where, accountVisibleTo(users.id, null)));
+    return row;
+  }
+
+  /** NodeInfo's usage: accounts in good standing and listed videos. */
+  async instanceCounts(): Promise<{ users: number; videos: number }> {
+    const [u] = await this.db.select({ n: sql<number>`count(*)::int` }).from(users).where(accountVisibleTo(users.id, null));
+    const [v] = await this.db.select({ n: sql<number>`count(*)::int` }).from(videos).where(videoListedTo(null));
+    return { users: u?.n ?? 0, videos: v?.n ?? 0 };
+  }
+
+  async countFollowing(userId: string): Promise<number> {
+    const [row] = await this.db.select({ n: sql<number>`count(*)::int` }).from(remoteFollows).where(and(eq(remoteFollows.userId, userId), eq(remoteFollows.state, 'accepted')));
+    return row?.n ?? 0;
+  }
+
+  async countListedVideos(ownerId: string): Promise<number> {
+    const [row] = await this.db.select({ n: sql<number>`count(*)::int` }).from(videos).where(and(eq(videos.ownerId, ownerId), videoListedTo(null)));
+    return row?.n ?? 0;
+  }
+
+  async latestListedVideoIds(ownerId: string, limit: number): Promise<string[]> {
+    const rows = await this.db
+      .select({ id: videos.id })
+      .from(videos)
+      .where(and(eq(videos.ownerId, ownerId), videoListedTo(null)))
+      .orderBy(desc(videos.announcedAt), desc(videos.id))
+      .limit(limit);
+    return rows.map((r) => r.id);
+  }
+
+  /** The video while it is listed (public, ready, not taken down, owner in good standing), with its channel. */
+  async listedVideo(id: string) {
+    const [row] = await this.db
+      .select({ video: videos, channel: localChannelColumns })
+      .from(videos)
+      .innerJoin(users, eq(users.id, videos.ownerId))
+      .where(and(eq(videos.id, id), videoListedTo(null)));
+    return row;
+  }
+
+  // --- what we sent -------------------------------------------------------------------------
+
+  async federatedVideo(videoId: string) {
+    const [row] = await this.db.select().from(federatedVideos).where(eq(federatedVideos.videoId, videoId));
+    return row;
+  }
+
+  async markFederated(videoId: string, ownerId: string): Promise<void> {
+    await this.db.insert(federatedVideos).values({ videoId, ownerId }).onConflictDoUpdate({ target: federatedVideos.videoId, set: { sentAt: sql`now()` } });
+  }
+
+  async unmarkFederated(videoId: string): Promise<void> {
+    await this.db.delete(federatedVideos).where(eq(federatedVideos.videoId, videoId));
+  }
+
+  // --- remote actors ------------------------------------------------------------------------
+
+  async remoteActorByUri(uri: string): Promise<RemoteActorRow | undefined> {
+    const [row] = await this.db.select().from(remoteActors).where(eq(remoteActors.uri, uri));
+    return row;
+  }
+
+  async remoteActor(id: string): Promise<RemoteActorRow | undefined> {
+    const [row] = await this.db.select().from(remoteActors).where(eq(remoteActors.id, id));
+    return row;
+  }
+
+  async remoteActorByKeyId(keyId: string): Promise<RemoteActorRow | undefined> {
+    const [row] = await this.db.select().from(remoteActors).where(eq(remoteActors.publicKeyId, keyId));
+    return row;
+  }
+
+  /** Inserts or refreshes the actor (by its URI); the id stays the first one given. */
+  async upsertRemoteActor(a: RemoteActorInput): Promise<RemoteActorRow> {
+    const { id: _id, uri: _uri, ...fields } = a;
+    const [row] = await this.db
+      .insert(remoteActors)
+      .values(a)
+      .onConflictDoUpdate({ target: remoteActors.uri, set: { ...fields, fetchedAt: sql`now()` } })
+      .returning();
+    return row!;
+  }
+
+  // --- remote followers of local channels ---------------------------------------------------
+
+  /** True when the follower is new. */
+  async addFollower(channelId: string, actorId: string, followId: string): Promise<boolean> {
+    const rows = await this.db.insert(remoteFollowers).values({ channelId, actorId, followId }).onConflictDoNothing().returning({ actorId: remoteFollowers.actorId });
+    return rows.length > 0;
+  }
+
+  /** True when there was one to remove. */
+  async removeFollower(channelId: string, actorId: string): Promise<boolean> {
+    const rows = await this.db
+      .delete(remoteFollowers)
+      .where(and(eq(remoteFollowers.channelId, channelId), eq(remoteFollowers.actorId, actorId)))
+      .returning({ actorId: remoteFollowers.actorId });
+    return rows.length > 0;
+  }
+
+  async followerChannelByFollowId(actorId: string, followId: string): Promise<string | undefined> {
+    const [row] = await this.db
+      .select({ channelId: remoteFollowers.channelId })
+      .from(remoteFollowers)
+      .where(and(eq(remoteFollowers.actorId, actorId), eq(remoteFollowers.followId, followId)));
+    return row?.channelId;
+  }
+
+  async bumpSubscribers(channelId: string, delta: 1 | -1): Promise<void> {
+    await this.db
+      .update(users)
+      .set({ subscriberCount: sql`greatest(0, ${users.subscriberCount} + ${delta})` })
+      .where(eq(users.id, channelId));
+  }
+
+  async countFollowers(channelId: string): Promise<number> {
+    const [row] = await this.db.select({ n: sql<number>`count(*)::int` }).from(remoteFollowers).where(eq(remoteFollowers.channelId, channelId));
+    return row?.n ?? 0;
+  }
+
+  /** Where to deliver the channel's public activity: one inbox per remote server that has a shared one. */
+  async followerInboxes(channelId: string): Promise<string[]> {
+    const rows = await this.db
+      .selectDistinct({ inbox: sql<string>`coalesce(${remoteActors.sharedInbox}, ${remoteActors.inbox})` })
+      .from(remoteFollowers)
+      .innerJoin(remoteActors, eq(remoteActors.id, remoteFollowers.actorId))
+      .where(eq(remoteFollowers.channelId, channelId));
+    return rows.map((r) => r.inbox);
+  }
+
+  // --- local users following remote channels ------------------------------------------------
+
+  async follow(userId: string, actorId: string, followId: string): Promise<{ followId: string; state: 'pending' | 'accepted' }> {
+    await this.db.insert(remoteFollows).values({ userId, actorId, followId }).onConflictDoNothing();
+    const [row] = await this.db
+      .select({ followId: remoteFollows.followId, state: remoteFollows.state })
+      .from(remoteFollows)
+      .where(and(eq(remoteFollows.userId, userId), eq(remoteFollows.actorId, actorId)));
+    return row!;
+  }
+
+  async followState(userId: string, actorId: string): Promise<'none' | 'pending' | 'accepted'> {
+    const [row] = await this.db
+      .select({ state: remoteFollows.state })
+      .from(remoteFollows)
+      .where(and(eq(remoteFollows.userId, userId), eq(remoteFollows.actorId, actorId)));
+    return row?.state ?? 'none';
+  }
+
+  async unfollow(userId: string, actorId: string): Promise<string | undefined> {
+    const [row] = await this.db
+      .delete(remoteFollows)
+      .where(and(eq(remoteFollows.userId, userId), eq(remoteFollows.actorId, actorId)))
+      .returning({ followId: remoteFollows.followId });
+    return row?.followId;
+  }
+
+  /** The Follow the actor answers (only the followed actor may accept or reject it). */
+  async setFollowState(actorId: string, followId: string, state: 'accepted' | null): Promise<boolean> {
+    const where = and(eq(remoteFollows.actorId, actorId), eq(remoteFollows.followId, followId));
+    const rows = state
+      ? await this.db.update(remoteFollows).set({ state }).where(where).returning({ userId: remoteFollows.userId })
+      : await this.db.delete(remoteFollows).where(where).returning({ userId: remoteFollows.userId });
+    return rows.length > 0;
+  }
+
+  /** Whether any local user follows the actor (a server stores only what someone here asked for). */
+  async isFollowedLocally(actorId: string): Promise<boolean> {
+    const [row] = await this.db.select({ one: sql`1` }).from(remoteFollows).where(eq(remoteFollows.actorId, actorId)).limit(1);
+    return !!row;
+  }
+
+  // --- remote videos ------------------------------------------------------------------------
+
+  async upsertRemoteVideo(v: RemoteVideoInput): Promise<void> {
+    const { id: _id, uri: _uri, actorId: _actor, ...fields } = v;
+    await this.db
+      .insert(remoteVideos)
+      .values(v)
+      .onConflictDoUpdate({ target: remoteVideos.uri, set: fields, where: eq(remoteVideos.actorId, v.actorId) });
+  }
+
+  async deleteRemoteVideo(uri: string, actorId: string): Promise<boolean> {
+    const rows = await this.db
+      .delete(remoteVideos)
+      .where(and(eq(remoteVideos.uri, uri), eq(remoteVideos.actorId, actorId)))
+      .returning({ id: remoteVideos.id });
+    return rows.length > 0;
+  }
+
+  /** Videos of the remote channels the user follows (accepted follows), newest first. */
+  remoteFeed(userId: string, limit: number, offset: number) {
+    return this.db
+      .select({ video: remoteVideos, actor: remoteActors })
+      .from(remoteFollows)
+      .innerJoin(remoteActors, eq(remoteActors.id, remoteFollows.actorId))
+      .innerJoin(remoteVideos, eq(remoteVideos.actorId, remoteActors.id))
+      .where(and(eq(remoteFollows.userId, userId), eq(remoteFollows.state, 'accepted')))
+      .orderBy(desc(remoteVideos.publishedAt), desc(remoteVideos.id))
+      .limit(limit)
+      .offset(offset);
+  }
+
+  remoteChannelVideos(actorId: string, limit: number) {
+    return this.db
+      .select({ video: remoteVideos, actor: remoteActors })
+      .from(remoteVideos)
+      .innerJoin(remoteActors, eq(remoteActors.id, remoteVideos.actorId))
+      .where(eq(remoteVideos.actorId, actorId))
+      .orderBy(desc(remoteVideos.publishedAt), desc(remoteVideos.id))
+      .limit(limit);
+  }
+
+  // --- inbox and delivery bookkeeping -------------------------------------------------------
+
+  /** False when the activity id was already handled (a replay). */
+  async markSeen(activityId: string): Promise<boolean> {
+    const rows = await this.db.insert(inboxSeen).values({ activityId }).onConflictDoNothing().returning({ id: inboxSeen.activityId });
+    return rows.length > 0;
+  }
+
+  async pruneSeen(days: number): Promise<void> {
+    await this.db.delete(inboxSeen).where(sql`${inboxSeen.receivedAt} < now() - make_interval(days => ${days})`);
+  }
+
+  async hostPausedUntil(host: string): Promise<Date | null> {
+    const [row] = await this.db.select({ until: federationHosts.pausedUntil }).from(federationHosts).where(eq(federationHosts.host, host));
+    return row?.until && row.until > new Date() ? row.until : null;
+  }
+
+  /** Counts a failed delivery; from the fifth in a row the host is paused (2^n minutes, at most a day). */
+  async hostFailed(host: string): Promise<void> {
+    await this.db.execute(sql`
+      INSERT INTO federation_hosts (host, failures) VALUES (${host}, 1)
+      ON CONFLICT (host) DO UPDATE SET
+        failures = federation_hosts.failures + 1,
+        paused_until = CASE WHEN federation_hosts.failures + 1 >= 5
+          THEN now() + make_interval(mins => least(1440, power(2, federation_hosts.failures + 1 - 5)::int)) END`);
+  }
+
+  async hostSucceeded(host: string): Promise<void> {
+    await this.db.delete(federationHosts).where(eq(federationHosts.host, host));
+  }
+}

@@ -1,0 +1,157 @@
+import type { AppContext } from '../../context.ts';
+import type { Executor } from '../../db/client.ts';
+import { ApiError } from '../../lib/errors.ts';
+import { newId, isUuid } from '../../lib/ids.ts';
+import { enqueueDeliveries, newActivityId } from './delivery.ts';
+import { activity, FederationUrls } from './documents.ts';
+import { FederationRepository, type RemoteActorRow } from './federation.repository.ts';
+import type { FederationService } from './federation.service.ts';
+import { parseSignatureHeader, verifyRequest } from './http-signature.ts';
+import { httpUrl, idOf, parseRemoteVideo } from './incoming.ts';
+
+export interface InboxRequest {
+  method: string;
+  /** The path and query as sent (the signed request target). */
+  path: string;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}
+
+export const inboxMessages = {
+  unsigned: 'A signed request is required',
+  badSignature: 'The signature does not verify',
+  badActivity: 'Not an activity this server understands',
+  notActor: 'The activity is not from the key that signed it',
+  foreignObject: 'The object does not belong to the sender',
+  replay: 'Activity already received',
+  unknownKey: 'The signing key could not be fetched',
+} as const;
+
+const refuse = (status: number, message: string) => new ApiError(status, message);
+
+/** Days an activity id is remembered (a replay older than the Date skew is refused by its Date anyway). */
+export const SEEN_DAYS = 7;
+
+/**
+ * The inbox (ARCHITECTURE §14): verifies, then applies one activity in a transaction with its id, so
+ * a replay or a half-applied activity cannot happen. Refusals are 4xx with nothing stored.
+ */
+export class InboxService {
+  private readonly urls: FederationUrls;
+  private readonly repo: FederationRepository;
+
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly federation: FederationService,
+  ) {
+    this.urls = new FederationUrls(ctx.config.publicUrl);
+    this.repo = new FederationRepository(ctx.db);
+  }
+
+  /** Who signed the request: the stored actor of the key, else the actor fetched from the key's address. */
+  private async signer(keyId: string): Promise<RemoteActorRow> {
+    const known = await this.repo.remoteActorByKeyId(keyId);
+    if (known) return known;
+    const url = httpUrl(keyId);
+    if (!url) throw refuse(401, inboxMessages.unsigned);
+    try {
+      const actor = await this.federation.resolveActor(url.toString(), { refresh: true });
+      if (actor.publicKeyId !== keyId) throw refuse(401, inboxMessages.unknownKey);
+      return actor;
+    } catch (err) {
+      if (err instanceof ApiError && err.statusCode === 401) throw err;
+      throw refuse(401, inboxMessages.unknownKey);
+    }
+  }
+
+  async receive(req: InboxRequest): Promise<{ status: number; result: string }> {
+    const params = parseSignatureHeader(typeof req.headers.signature === 'string' ? req.headers.signature : undefined);
+    if (!params) throw refuse(401, inboxMessages.unsigned);
+    const actor = await this.signer(params.keyId);
+    const problem = verifyRequest({ method: req.method, path: req.path, headers: req.headers, body: req.body }, params, actor.publicKeyPem);
+    if (problem) throw refuse(401, `${inboxMessages.badSignature} (${problem})`);
+
+    let act: Record<string, unknown>;
+    try {
+      act = JSON.parse(req.body.toString('utf8')) as Record<string, unknown>;
+    } catch {
+      throw refuse(400, inboxMessages.badActivity);
+    }
+    if (!act || typeof act !== 'object' || typeof act.type !== 'string') throw refuse(400, inboxMessages.badActivity);
+    const id = httpUrl(act.id);
+    if (!id || id.toString().length > 2000) throw refuse(400, inboxMessages.badActivity);
+    // The signer is the activity's actor, and the activity lives on the actor's server (Mastodon and PeerTube check both).
+    if (idOf(act.actor) !== actor.uri) throw refuse(403, inboxMessages.notActor);
+    if (id.host !== actor.host) throw refuse(403, inboxMessages.foreignObject);
+
+    return this.ctx.db.transaction(async (tx) => {
+      const repo = new FederationRepository(tx);
+      if (!(await repo.markSeen(id.toString()))) throw refuse(409, inboxMessages.replay);
+      const result = await this.apply(repo, tx, actor, act);
+      return { status: 202, result };
+    });
+  }
+
+  private async apply(repo: FederationRepository, tx: Executor, actor: RemoteActorRow, act: Record<string, unknown>): Promise<string> {
+    const object = act.object;
+    switch (act.type) {
+      case 'Follow': {
+        const channelId = this.localChannelId(idOf(object));
+        const channel = channelId ? await repo.localChannel({ id: channelId }) : undefined;
+        if (!channel) throw refuse(404, 'No such channel here');
+        if (await repo.addFollower(channel.id, actor.id, String(act.id))) await repo.bumpSubscribers(channel.id, 1);
+        const me = this.urls.channel(channel.id);
+        const follow = { type: 'Follow', id: act.id, actor: actor.uri, object: me };
+        await enqueueDeliveries(tx, [actor.inbox], activity('Accept', newActivityId(this.urls, 'accept'), me, follow, { to: [actor.uri] }), {
+          kind: 'channel',
+          userId: channel.id,
+        });
+        return 'followed';
+      }
+      case 'Undo': {
+        const inner = object as Record<string, unknown> | null;
+        if (inner?.type === 'Follow' || typeof object === 'string') {
+          const followId = idOf(object);
+          const channelId = followId ? await repo.followerChannelByFollowId(actor.id, followId) : undefined;
+          const target = channelId ?? this.localChannelId(idOf(inner?.object));
+          if (target && (await repo.removeFollower(target, actor.id))) await repo.bumpSubscribers(target, -1);
+          return 'unfollowed';
+        }
+        return 'ignored';
+      }
+      case 'Accept':
+      case 'Reject': {
+        const followId = idOf(object);
+        if (!followId) throw refuse(400, inboxMessages.badActivity);
+        const changed = await repo.setFollowState(actor.id, followId, act.type === 'Accept' ? 'accepted' : null);
+        return changed ? act.type.toLowerCase() : 'ignored';
+      }
+      case 'Create':
+      case 'Update': {
+        if (!object || typeof object !== 'object' || (object as { type?: unknown }).type !== 'Video') return 'ignored';
+        const video = parseRemoteVideo(object, actor, newId);
+        if (!video) throw refuse(403, inboxMessages.foreignObject);
+        // Only what someone here follows is kept.
+        if (!(await repo.isFollowedLocally(actor.id))) return 'not followed';
+        await repo.upsertRemoteVideo(video);
+        return 'stored';
+      }
+      case 'Delete': {
+        const target = httpUrl(idOf(object));
+        if (!target) throw refuse(400, inboxMessages.badActivity);
+        if (target.host !== actor.host) throw refuse(403, inboxMessages.foreignObject);
+        return (await repo.deleteRemoteVideo(target.toString(), actor.id)) ? 'deleted' : 'ignored';
+      }
+      default:
+        return 'ignored';
+    }
+  }
+
+  /** The local user id in one of our channel actor addresses, or null. */
+  private localChannelId(uri: string | null): string | null {
+    const prefix = `${this.urls.base}/ap/channels/`;
+    if (!uri?.startsWith(prefix)) return null;
+    const id = uri.slice(prefix.length);
+    return isUuid(id) ? id : null;
+  }
+}

@@ -1,0 +1,43 @@
+import { z } from 'zod';
+import { id } from './common.ts';
+
+/** Federation (issue #35, ADR 023): following channels of other servers and reading their videos. */
+export const federationMessages = {
+  loginRequired: 'Please login to follow a remote channel',
+  badHandle: 'Enter a remote channel as @name@host or as its address',
+  notFound: 'Remote channel not found',
+  unreachable: 'The remote server could not be reached',
+  local: 'This channel is on this server: subscribe to it here',
+  disabled: 'Federation is turned off on this server',
+} as const;
+
+/** `@name@host`, `name@host` or the actor's https address, as PeerTube and Mastodon take it in their search boxes. */
+export const followRemoteBody = z.object({ handle: z.string().trim().min(3).max(300) });
+export const remoteActorParams = z.object({ actorId: id });
+
+export const remoteChannel = z.object({
+  _id: z.string(),
+  handle: z.string(),
+  name: z.string(),
+  summary: z.string(),
+  host: z.string(),
+  url: z.string().nullable(),
+  avatar: z.object({ url: z.string() }).nullable(),
+  following: z.enum(['none', 'pending', 'accepted']),
+});
+export type RemoteChannel = z.infer<typeof remoteChannel>;
+
+/** A video of another server: metadata only, played from its origin ("from host"). */
+export const remoteVideo = z.object({
+  _id: z.string(),
+  title: z.string(),
+  description: z.string(),
+  duration: z.number(),
+  thumbnail: z.object({ url: z.string() }).nullable(),
+  hlsUrl: z.string().nullable(),
+  originalUrl: z.string(),
+  fromHost: z.string(),
+  channel: remoteChannel.pick({ _id: true, handle: true, name: true, host: true }),
+  publishedAt: z.string(),
+});
+export type RemoteVideo = z.infer<typeof remoteVideo>;
