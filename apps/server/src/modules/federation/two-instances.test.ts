@@ -1,0 +1,187 @@
+import net from 'node:net';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { remoteVideos, users } from '../../db/schema.ts';
+import { newId } from '../../lib/ids.ts';
+import { createWorker } from '../../worker.ts';
+import { bearer, createTestApp, createUser, createVideo, memoryLog, type TestContext } from '../../../test/harness.ts';
+import type { UserRow } from '../users/users.repository.ts';
+import { keyFor } from './delivery.ts';
+import { FederationUrls } from './documents.ts';
+import { newKeyPair, signRequest } from './http-signature.ts';
+
+/**
+ * Two Glimpse servers on loopback, each with its own database, talking over real HTTP (ARCHITECTURE
+ * §14, issue #35): B's user follows A's channel by @name@host, A's public video reaches B's feed,
+ * unlisting it on A removes it from B, and B's inbox refuses forged, replayed and foreign activities.
+ */
+
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const s = net.createServer();
+    s.on('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+
+async function server(): Promise<TestContext & { base: string }> {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const t = await createTestApp({ PUBLIC_URL: base, FEDERATION_ALLOW_PRIVATE_ADDRESSES: 'true' });
+  await t.app.listen({ host: '127.0.0.1', port });
+  return { ...t, base };
+}
+
+let a: Awaited<ReturnType<typeof server>>;
+let b: Awaited<ReturnType<typeof server>>;
+let alice: UserRow;
+let bob: UserRow;
+let aliceActorId: string;
+/** Runs every due job of a server (event fan-out, then the deliveries it queued). */
+const drain = (s: TestContext) => createWorker(s.ctx, memoryLog()).drain();
+
+beforeAll(async () => {
+  [a, b] = await Promise.all([server(), server()]);
+  alice = await createUser(a.ctx, { userName: 'alice', fullName: 'Alice A' });
+  bob = await createUser(b.ctx, { userName: 'bob', fullName: 'Bob B' });
+}, 60_000);
+
+afterAll(async () => {
+  await a?.close();
+  await b?.close();
+});
+
+const feedOfBob = async () => {
+  const res = await b.app.inject({ method: 'GET', url: '/api/v1/federation/feed', headers: await bearer(b.ctx, bob) });
+  expect(res.statusCode).toBe(200);
+  return res.json().data.videos as { title: string; fromHost: string; hlsUrl: string | null; originalUrl: string }[];
+};
+
+describe('two instances', () => {
+  it('B follows A by @name@host; A counts the subscriber and accepts', async () => {
+    const hostA = new URL(a.base).host;
+    const res = await b.app.inject({
+      method: 'POST',
+      url: '/api/v1/federation/follows',
+      headers: await bearer(b.ctx, bob),
+      payload: { handle: `@alice@${hostA}` },
+    });
+    expect(res.statusCode).toBe(200);
+    const channel = res.json().data;
+    expect(channel).toMatchObject({ handle: `@alice@${hostA}`, name: 'Alice A', host: hostA, following: 'pending' });
+    aliceActorId = channel._id;
+
+    await drain(b); // Follow -> A's inbox
+    const [row] = await a.ctx.db.select({ n: users.subscriberCount }).from(users).where(eq(users.id, alice.id));
+    expect(row!.n).toBe(1);
+    await drain(a); // Accept -> B's inbox
+    const page = await b.app.inject({ method: 'GET', url: `/api/v1/federation/channels/${aliceActorId}`, headers: await bearer(b.ctx, bob) });
+    expect(page.json().data.channel.following).toBe('accepted');
+  });
+
+  it("A's new public video appears in B's feed, playable from A; unlisting it on A removes it", async () => {
+    const id = newId();
+    const hlsKey = `videos/${id}/hls/master.m3u8`;
+    await a.ctx.storage.putBuffer(hlsKey, Buffer.from('#EXTM3U\n'), 'application/vnd.apple.mpegurl');
+    const video = await createVideo(a.ctx, alice, { id, privacy: 'private', title: 'Hello fediverse', hlsKey });
+    const aliceAuth = await bearer(a.ctx, alice);
+    const pub = await a.app.inject({ method: 'PATCH', url: `/api/v1/videos/${video.id}/publish`, headers: aliceAuth, payload: { isPublished: true } });
+    expect(pub.statusCode).toBe(200);
+    await drain(a); // videoPublished/videoChanged -> Create -> B's shared inbox
+
+    const feed = await feedOfBob();
+    expect(feed).toHaveLength(1);
+    expect(feed[0]).toMatchObject({ title: 'Hello fediverse', fromHost: new URL(a.base).host, originalUrl: `${a.base}/video/${video.id}` });
+    // It plays from its origin: the HLS address B stored answers A's playlist.
+    const playlist = await fetch(feed[0]!.hlsUrl!);
+    expect(playlist.status).toBe(200);
+    expect(await playlist.text()).toContain('#EXTM3U');
+
+    const edit = await a.app.inject({ method: 'PATCH', url: `/api/v1/videos/${video.id}`, headers: aliceAuth, payload: { privacy: 'unlisted' } });
+    expect(edit.statusCode).toBe(200);
+    await drain(a); // videoChanged -> Delete
+    expect(await feedOfBob()).toHaveLength(0);
+  });
+
+  describe("B's inbox refuses, storing nothing", () => {
+    const urlsA = () => new FederationUrls(a.base);
+    const inboxB = () => new URL(`${b.base}/ap/inbox`);
+    const videoDoc = (id: string, host = new URL(a.base).host) => ({
+      type: 'Video',
+      id: `http://${host}/ap/videos/${id}`,
+      name: `Sent ${id}`,
+      duration: 'PT10S',
+      uuid: id,
+      published: new Date().toISOString(),
+      url: [{ type: 'Link', mediaType: 'text/html', href: `http://${host}/video/${id}` }],
+      attributedTo: [urlsA().channel(alice.id)],
+    });
+    const create = (object: object, id = `${urlsA().base}/ap/activities/create/${newId()}`) => ({
+      '@context': 'https://www.w3.org/ns/activitystreams',
+      type: 'Create',
+      id,
+      actor: urlsA().channel(alice.id),
+      object,
+    });
+    const post = async (activity: object, opts: { privateKeyPem?: string; now?: Date; tamper?: boolean } = {}) => {
+      const key = await keyFor(a.ctx.db, { kind: 'channel', userId: alice.id });
+      const body = JSON.stringify(activity);
+      const headers = signRequest({
+        method: 'POST',
+        url: inboxB(),
+        body,
+        keyId: urlsA().keyId(urlsA().channel(alice.id)),
+        privateKeyPem: opts.privateKeyPem ?? key.privateKeyPem,
+        now: opts.now,
+      });
+      return fetch(inboxB(), {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/activity+json' },
+        body: opts.tamper ? body.replace('Sent', 'Tampered') : body,
+      });
+    };
+    const stored = async (uuid: string) => (await b.ctx.db.select().from(remoteVideos).where(eq(remoteVideos.uri, `${a.base}/ap/videos/${uuid}`))).length;
+
+    it('accepts a correctly signed Create from the followed channel (the control case)', async () => {
+      const id = newId();
+      const res = await post(create(videoDoc(id)));
+      expect(res.status).toBe(202);
+      expect(await stored(id)).toBe(1);
+    });
+
+    it('a forged signature (another key under the channel keyId)', async () => {
+      const id = newId();
+      const forged = await newKeyPair();
+      const res = await post(create(videoDoc(id)), { privateKeyPem: forged.privateKeyPem });
+      expect(res.status).toBe(401);
+      expect(await stored(id)).toBe(0);
+    });
+
+    it('a body changed after signing (Digest) and a stale Date', async () => {
+      const id = newId();
+      expect((await post(create(videoDoc(id)), { tamper: true })).status).toBe(401);
+      expect((await post(create(videoDoc(id)), { now: new Date(Date.now() - 2 * 3600_000) })).status).toBe(401);
+      expect(await stored(id)).toBe(0);
+    });
+
+    it('a replayed activity id', async () => {
+      const activityId = `${urlsA().base}/ap/activities/create/${newId()}`;
+      const first = newId();
+      expect((await post(create(videoDoc(first), activityId))).status).toBe(202);
+      const second = newId();
+      const replay = await post(create(videoDoc(second), activityId));
+      expect(replay.status).toBe(409);
+      expect(await stored(second)).toBe(0);
+    });
+
+    it('an object claiming another host', async () => {
+      const id = newId();
+      const res = await post(create(videoDoc(id, 'victim.example')));
+      expect(res.status).toBe(403);
+      const rows = await b.ctx.db.select().from(remoteVideos).where(eq(remoteVideos.uri, `http://victim.example/ap/videos/${id}`));
+      expect(rows).toHaveLength(0);
+    });
+  });
+});
