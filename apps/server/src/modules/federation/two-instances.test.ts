@@ -103,6 +103,22 @@ describe('two instances', () => {
     expect(edit.statusCode).toBe(200);
     await drain(a); // videoChanged -> Delete
     expect(await feedOfBob()).toHaveLength(0);
+
+    // Public again: sent again; then a moderator of A takes it down: gone from B again.
+    const republish = await a.app.inject({ method: 'PATCH', url: `/api/v1/videos/${video.id}`, headers: aliceAuth, payload: { privacy: 'public' } });
+    expect(republish.statusCode).toBe(200);
+    await drain(a);
+    expect(await feedOfBob()).toHaveLength(1);
+    const moderator = await createUser(a.ctx, { role: 'moderator' });
+    const takedown = await a.app.inject({
+      method: 'POST',
+      url: `/api/v1/moderation/targets/video/${video.id}/take-down`,
+      headers: await bearer(a.ctx, moderator),
+      payload: { reason: 'Spam' },
+    });
+    expect(takedown.statusCode).toBe(200);
+    await drain(a);
+    expect(await feedOfBob()).toHaveLength(0);
   });
 
   describe("B's inbox refuses, storing nothing", () => {
