@@ -9,7 +9,17 @@ export const federationMessages = {
   unreachable: 'The remote server could not be reached',
   local: 'This channel is on this server: subscribe to it here',
   disabled: 'Federation is turned off on this server',
+  blocked: 'This server or account is blocked here',
+  badBlockTarget: 'Enter a host (example.org), a remote account (@name@host) or its address',
+  blockNotFound: 'No such block',
+  unknownAccount: 'This remote account is not known here',
 } as const;
+
+/** What an admin blocks: a host, or a remote account by handle or address. */
+export const federationBlockBody = z.object({ target: z.string().trim().min(3).max(300) });
+export const federationBlockQuery = z.object({ target: z.string().trim().min(1).max(2000) });
+export const federationBlock = z.object({ target: z.string(), kind: z.enum(['host', 'actor']), createdAt: z.string() });
+export type FederationBlock = z.infer<typeof federationBlock>;
 
 /** `@name@host`, `name@host` or the actor's https address, as PeerTube and Mastodon take it in their search boxes. */
 export const followRemoteBody = z.object({ handle: z.string().trim().min(3).max(300) });

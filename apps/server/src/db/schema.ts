@@ -494,3 +494,11 @@ export const federationHosts = pgTable('federation_hosts', {
   failures: integer('failures').notNull().default(0),
   pausedUntil: ts('paused_until'),
 });
+
+/** Federation blocks (migration 1041): a remote host, or one remote actor by its URI. */
+export const federationBlocks = pgTable('federation_blocks', {
+  target: text('target').primaryKey(),
+  kind: text('kind', { enum: ['host', 'actor'] }).notNull(),
+  createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+  createdAt: created(),
+});

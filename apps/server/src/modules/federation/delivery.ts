@@ -62,6 +62,7 @@ export function deliveryHandler(ctx: AppContext): JobHandler<DeliveryPayload> {
       if (!ctx.config.federation.enabled) return { skipped: 'federation off' };
       const url = new URL(p.inbox);
       const host = url.host;
+      if (await repo.isBlocked(host)) return { skipped: 'blocked host' };
       const paused = await repo.hostPausedUntil(host);
       if (paused) return later(p, paused);
       if ((inFlight.get(host) ?? 0) >= ctx.config.federation.hostConcurrency) return later(p, new Date(Date.now() + HOST_BUSY_RETRY_MS));

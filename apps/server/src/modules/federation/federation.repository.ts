@@ -1,6 +1,6 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { federatedVideos, federationHosts, federationKeys, inboxSeen, remoteActors, remoteFollowers, remoteFollows, remoteVideos, users, videos } from '../../db/schema.ts';
+import { federatedVideos, federationBlocks, federationHosts, federationKeys, inboxSeen, remoteActors, remoteFollowers, remoteFollows, remoteVideos, users, videos } from '../../db/schema.ts';
 import { accountVisibleTo } from '../../policy/content-state.ts';
 import { videoListedTo } from '../../policy/visibility.ts';
 
@@ -112,6 +112,15 @@ export class FederationRepository {
 
   async remoteActor(id: string): Promise<RemoteActorRow | undefined> {
     const [row] = await this.db.select().from(remoteActors).where(eq(remoteActors.id, id));
+    return row;
+  }
+
+  async remoteActorByHandle(name: string, host: string): Promise<RemoteActorRow | undefined> {
+    const [row] = await this.db
+      .select()
+      .from(remoteActors)
+      .where(and(sql`lower(${remoteActors.preferredUsername}) = lower(${name})`, sql`lower(${remoteActors.host}) = lower(${host})`))
+      .limit(1);
     return row;
   }
 
@@ -290,5 +299,40 @@ export class FederationRepository {
 
   async hostSucceeded(host: string): Promise<void> {
     await this.db.delete(federationHosts).where(eq(federationHosts.host, host));
+  }
+
+  // --- blocks -------------------------------------------------------------------------------
+
+  /** Whether the host, or (when given) the actor, is blocked. */
+  async isBlocked(host: string, actorUri?: string): Promise<boolean> {
+    const targets = actorUri ? [host.toLowerCase(), actorUri] : [host.toLowerCase()];
+    const [row] = await this.db.select({ one: sql`1` }).from(federationBlocks).where(inArray(federationBlocks.target, targets)).limit(1);
+    return !!row;
+  }
+
+  listBlocks() {
+    return this.db.select().from(federationBlocks).orderBy(desc(federationBlocks.createdAt));
+  }
+
+  async addBlock(target: string, kind: 'host' | 'actor', createdBy: string): Promise<void> {
+    await this.db.insert(federationBlocks).values({ target, kind, createdBy }).onConflictDoNothing();
+  }
+
+  async removeBlock(target: string): Promise<boolean> {
+    const rows = await this.db.delete(federationBlocks).where(eq(federationBlocks.target, target)).returning({ target: federationBlocks.target });
+    return rows.length > 0;
+  }
+
+  /**
+   * Forgets what we kept of blocked actors (one actor, or every actor of a host): their follows of
+   * our channels (the counts drop), our users' follows of them, their videos.
+   */
+  async purgeActors(by: { host: string } | { uri: string }): Promise<void> {
+    const match = 'host' in by ? sql`lower(a.host) = lower(${by.host})` : sql`a.uri = ${by.uri}`;
+    await this.db.execute(sql`
+      UPDATE users u SET subscriber_count = greatest(0, u.subscriber_count - f.n)
+      FROM (SELECT rf.channel_id, count(*)::int AS n FROM remote_followers rf JOIN remote_actors a ON a.id = rf.actor_id WHERE ${match} GROUP BY rf.channel_id) f
+      WHERE u.id = f.channel_id`);
+    await this.db.execute(sql`DELETE FROM remote_actors a WHERE ${match}`);
   }
 }

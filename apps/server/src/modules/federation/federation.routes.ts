@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { federationMessages, followRemoteBody, pageQuery, remoteActorParams } from '@glimpse/contract';
+import { federationBlockBody, federationBlockQuery, federationMessages, followRemoteBody, pageQuery, remoteActorParams } from '@glimpse/contract';
 import type { AppContext, ModuleOptions } from '../../context.ts';
-import { loginFirst, requireViewer } from '../../identity/viewer.ts';
+import { loginFirst, permissionFirst, requirePermission, requireViewer } from '../../identity/viewer.ts';
 import { ApiError, notFound } from '../../lib/errors.ts';
 import { ok } from '../../lib/reply.ts';
 import { ACTIVITY_JSON, withContext } from './documents.ts';
@@ -126,6 +126,18 @@ export const federationApiRoutes: FastifyPluginAsyncZod<ModuleOptions> = async (
   app.get('/federation/feed', { schema: { ...schema, querystring: pageQuery.omit({ cursor: true }) }, onRequest: login }, async (request, reply) => {
     const viewer = requireViewer(request, federationMessages.loginRequired);
     return ok(reply, await federation.remoteFeed(viewer.id, request.query.page, request.query.limit), 'Remote videos fetched');
+  });
+  const admin = { ...schema, tags: ['admin'] };
+  app.get('/admin/federation/blocks', { schema: admin, onRequest: permissionFirst('configure') }, async (_request, reply) =>
+    ok(reply, { blocks: await federation.blocks() }, 'Blocks fetched'),
+  );
+  app.post('/admin/federation/blocks', { schema: { ...admin, body: federationBlockBody }, onRequest: permissionFirst('configure') }, async (request, reply) => {
+    const viewer = requirePermission(request, 'configure');
+    return ok(reply, await federation.block(viewer.id, request.body.target), 'Blocked', 201);
+  });
+  app.delete('/admin/federation/blocks', { schema: { ...admin, querystring: federationBlockQuery }, onRequest: permissionFirst('configure') }, async (request, reply) => {
+    await federation.unblock(request.query.target);
+    return ok(reply, null, 'Unblocked');
   });
   app.get('/federation/channels/:actorId', { schema: { ...schema, params: remoteActorParams } }, async (request, reply) => {
     return ok(reply, await federation.remoteChannelPage(request.params.actorId, request.viewer?.id ?? null), 'Remote channel fetched');

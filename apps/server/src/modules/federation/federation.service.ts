@@ -1,6 +1,6 @@
-import { federationMessages as m, type RemoteChannel, type RemoteVideo } from '@glimpse/contract';
+import { federationMessages as m, type FederationBlock, type RemoteChannel, type RemoteVideo } from '@glimpse/contract';
 import type { AppContext } from '../../context.ts';
-import { badRequest, notFound, ApiError } from '../../lib/errors.ts';
+import { badRequest, forbidden, notFound, ApiError } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { mediaUrls } from '../media-links/media-links.ts';
 import { enqueueDeliveries, keyFor, newActivityId, signerKeyId } from './delivery.ts';
@@ -172,6 +172,7 @@ export class FederationService {
     if (!url) throw badRequest(m.badHandle);
     url.hash = '';
     if (url.host === this.urls.host) throw badRequest(m.local);
+    if (await this.repo.isBlocked(url.host)) throw forbidden(m.blocked);
     const stored = await this.repo.remoteActorByUri(url.toString());
     if (stored && !opts.refresh && Date.now() - stored.fetchedAt.getTime() < ACTOR_REFRESH_MS) return stored;
     const doc = await this.fetchJson(url);
@@ -184,10 +185,11 @@ export class FederationService {
   async resolveHandle(handle: string): Promise<RemoteActorRow> {
     const text = handle.trim();
     if (/^https?:\/\//i.test(text)) return this.resolveActor(text);
-    const match = /^@?([A-Za-z0-9\-_.:]{1,100})@([A-Za-z0-9.-]{1,253}(?::\d{1,5})?)$/.exec(text);
-    if (!match) throw badRequest(m.badHandle);
-    const [, name, host] = match;
-    if (host!.toLowerCase() === this.urls.host.toLowerCase()) throw badRequest(m.local);
+    const parsed = this.parseHandle(text);
+    if (!parsed) throw badRequest(m.badHandle);
+    const { name, host } = parsed;
+    if (host === this.urls.host.toLowerCase()) throw badRequest(m.local);
+    if (await this.repo.isBlocked(host)) throw forbidden(m.blocked);
     // Our own scheme: an https server is asked over https; a test pair on http loopback over http.
     const scheme = new URL(this.urls.base).protocol;
     const wf = new URL(`${scheme}//${host}/.well-known/webfinger`);
@@ -196,8 +198,14 @@ export class FederationService {
     const self = jrd?.links?.find((l) => l.rel === 'self' && (l.type === ACTIVITY_JSON || l.type?.startsWith('application/ld+json')));
     if (!self?.href) throw notFound(m.notFound);
     const actor = await this.resolveActor(self.href);
-    if (actor.host !== host) throw notFound(m.notFound);
+    if (actor.host.toLowerCase() !== host) throw notFound(m.notFound);
+    if (await this.repo.isBlocked(actor.host, actor.uri)) throw forbidden(m.blocked);
     return actor;
+  }
+
+  private parseHandle(text: string): { name: string; host: string } | null {
+    const match = /^@?([A-Za-z0-9\-_.:]{1,100})@([A-Za-z0-9.-]{1,253}(?::\d{1,5})?)$/.exec(text.trim());
+    return match ? { name: match[1]!, host: match[2]!.toLowerCase() } : null;
   }
 
   private async guard<T>(work: () => Promise<T>): Promise<T> {
@@ -257,6 +265,46 @@ export class FederationService {
     if (!actor) throw notFound(m.notFound);
     const rows = await this.repo.remoteChannelVideos(actorId, PAGE_MAX);
     return { channel: await this.remoteChannel(actor, viewerId), videos: rows.map(toRemoteVideo) };
+  }
+
+  // --- blocks (admins) ----------------------------------------------------------------------
+
+  async blocks(): Promise<FederationBlock[]> {
+    return (await this.repo.listBlocks()).map((b) => ({ target: b.target, kind: b.kind, createdAt: b.createdAt.toISOString() }));
+  }
+
+  /**
+   * Blocks a host (`example.org`) or a remote account (`@name@host` as stored, or its address): no
+   * delivery to it, nothing accepted from it, and what we kept of it is forgotten.
+   */
+  async block(adminId: string, target: string): Promise<FederationBlock> {
+    const text = target.trim();
+    let block: { target: string; kind: 'host' | 'actor' };
+    if (/^https?:\/\//i.test(text)) {
+      const url = httpUrl(text);
+      if (!url) throw badRequest(m.badBlockTarget);
+      url.hash = '';
+      block = { target: url.toString(), kind: 'actor' };
+    } else if (text.includes('@')) {
+      const handle = this.parseHandle(text);
+      if (!handle) throw badRequest(m.badBlockTarget);
+      const actor = await this.repo.remoteActorByHandle(handle.name, handle.host);
+      if (!actor) throw notFound(m.unknownAccount);
+      block = { target: actor.uri, kind: 'actor' };
+    } else if (/^[A-Za-z0-9.-]{1,253}(:\d{1,5})?$/.test(text)) {
+      block = { target: text.toLowerCase(), kind: 'host' };
+    } else throw badRequest(m.badBlockTarget);
+    if (block.target === this.urls.host.toLowerCase() || (block.kind === 'actor' && new URL(block.target).host === this.urls.host)) throw badRequest(m.badBlockTarget);
+    await this.ctx.db.transaction(async (tx) => {
+      const repo = new FederationRepository(tx);
+      await repo.addBlock(block.target, block.kind, adminId);
+      await repo.purgeActors(block.kind === 'host' ? { host: block.target } : { uri: block.target });
+    });
+    return (await this.blocks()).find((b) => b.target === block.target)!;
+  }
+
+  async unblock(target: string): Promise<void> {
+    if (!(await this.repo.removeBlock(target.trim()))) throw notFound(m.blockNotFound);
   }
 
   async remoteFeed(userId: string, page: number, limit: number) {

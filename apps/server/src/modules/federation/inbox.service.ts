@@ -25,6 +25,7 @@ export const inboxMessages = {
   foreignObject: 'The object does not belong to the sender',
   replay: 'Activity already received',
   unknownKey: 'The signing key could not be fetched',
+  blocked: 'This server or account is blocked here',
 } as const;
 
 const refuse = (status: number, message: string) => new ApiError(status, message);
@@ -67,7 +68,11 @@ export class InboxService {
   async receive(req: InboxRequest): Promise<{ status: number; result: string }> {
     const params = parseSignatureHeader(typeof req.headers.signature === 'string' ? req.headers.signature : undefined);
     if (!params) throw refuse(401, inboxMessages.unsigned);
+    // A blocked host is refused before anything is fetched from it; a blocked account once known.
+    const keyHost = httpUrl(params.keyId)?.host;
+    if (!keyHost || (await this.repo.isBlocked(keyHost))) throw refuse(403, inboxMessages.blocked);
     const actor = await this.signer(params.keyId);
+    if (await this.repo.isBlocked(actor.host, actor.uri)) throw refuse(403, inboxMessages.blocked);
     const problem = verifyRequest({ method: req.method, path: req.path, headers: req.headers, body: req.body }, params, actor.publicKeyPem);
     if (problem) throw refuse(401, `${inboxMessages.badSignature} (${problem})`);
 

@@ -200,4 +200,51 @@ describe('two instances', () => {
       expect(rows).toHaveLength(0);
     });
   });
+
+  describe("A blocks B's host", () => {
+    it('only an admin may block', async () => {
+      const res = await a.app.inject({ method: 'POST', url: '/api/v1/admin/federation/blocks', headers: await bearer(a.ctx, alice), payload: { target: 'example.org' } });
+      expect(res.statusCode).toBe(403);
+    });
+
+    it('stops delivery both ways and refuses what B sends, storing nothing', async () => {
+      const hostA = new URL(a.base).host;
+      const hostB = new URL(b.base).host;
+      const admin = await createUser(a.ctx, { role: 'admin' });
+      const adminAuth = await bearer(a.ctx, admin);
+      const block = await a.app.inject({ method: 'POST', url: '/api/v1/admin/federation/blocks', headers: adminAuth, payload: { target: hostB } });
+      expect(block.statusCode).toBe(201);
+      expect(block.json().data).toMatchObject({ target: hostB, kind: 'host' });
+      // B's follower is forgotten: A's count drops.
+      const count = async () => (await a.ctx.db.select({ n: users.subscriberCount }).from(users).where(eq(users.id, alice.id)))[0]!.n;
+      expect(await count()).toBe(0);
+
+      // A new public video of A reaches no one on B.
+      await createVideo(a.ctx, alice, { privacy: 'private', title: 'After the block' }).then((v) =>
+        a.app.inject({ method: 'PATCH', url: `/api/v1/videos/${v.id}/publish`, headers: adminAuth, payload: { isPublished: true } }),
+      );
+      await drain(a);
+      expect((await feedOfBob()).map((v) => v.title)).not.toContain('After the block');
+
+      // B's user follows again: B delivers, A refuses; the count stays 0.
+      const carol = await createUser(b.ctx, { userName: 'carol' });
+      const follow = await b.app.inject({ method: 'POST', url: '/api/v1/federation/follows', headers: await bearer(b.ctx, carol), payload: { handle: `@alice@${hostA}` } });
+      expect(follow.statusCode).toBe(200);
+      const carolAuth = await bearer(b.ctx, carol);
+      await drain(b); // the Follow: A's inbox answers 403, a final refusal
+      await drain(a);
+      expect(await count()).toBe(0);
+      const channelPage = await b.app.inject({ method: 'GET', url: `/api/v1/federation/channels/${follow.json().data._id}`, headers: carolAuth });
+      expect(channelPage.json().data.channel.following).toBe('pending');
+
+      // A's users cannot follow B's channels.
+      const dave = await createUser(a.ctx, { userName: 'dave' });
+      const out = await a.app.inject({ method: 'POST', url: '/api/v1/federation/follows', headers: await bearer(a.ctx, dave), payload: { handle: `@bob@${hostB}` } });
+      expect(out.statusCode).toBe(403);
+
+      // Unblocked, the host may follow again.
+      const unblock = await a.app.inject({ method: 'DELETE', url: `/api/v1/admin/federation/blocks?target=${encodeURIComponent(hostB)}`, headers: adminAuth });
+      expect(unblock.statusCode).toBe(200);
+    });
+  });
 });
