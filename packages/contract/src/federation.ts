@@ -13,6 +13,7 @@ export const federationMessages = {
   badBlockTarget: 'Enter a host (example.org), a remote account (@name@host) or its address',
   blockNotFound: 'No such block',
   unknownAccount: 'This remote account is not known here',
+  videoNotFound: 'Remote video not found',
 } as const;
 
 /** What an admin blocks: a host, or a remote account by handle or address. */
@@ -24,6 +25,9 @@ export type FederationBlock = z.infer<typeof federationBlock>;
 /** `@name@host`, `name@host` or the actor's https address, as PeerTube and Mastodon take it in their search boxes. */
 export const followRemoteBody = z.object({ handle: z.string().trim().min(3).max(300) });
 export const remoteActorParams = z.object({ actorId: id });
+export const remoteVideoParams = z.object({ videoId: id });
+/** A like or dislike of a remote video, sent to its server as Like/Dislike ('none' withdraws it with Undo). */
+export const rateRemoteBody = z.object({ rating: z.enum(['like', 'dislike', 'none']) });
 
 export const remoteChannel = z.object({
   _id: z.string(),

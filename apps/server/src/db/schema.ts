@@ -502,3 +502,36 @@ export const federationBlocks = pgTable('federation_blocks', {
   createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
   createdAt: created(),
 });
+
+/** Likes and dislikes across servers (migration 1042): remote actors' of our videos, our users' of remote videos. */
+export const remoteVideoRates = pgTable(
+  'remote_video_rates',
+  {
+    videoId: uuid('video_id')
+      .notNull()
+      .references(() => videos.id, { onDelete: 'cascade' }),
+    actorId: uuid('actor_id')
+      .notNull()
+      .references(() => remoteActors.id, { onDelete: 'cascade' }),
+    value: smallint('value').notNull(),
+    activityId: text('activity_id').notNull(),
+    createdAt: created(),
+  },
+  (t) => [primaryKey({ columns: [t.videoId, t.actorId] })],
+);
+
+export const remoteVideoUserRates = pgTable(
+  'remote_video_user_rates',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    remoteVideoId: uuid('remote_video_id')
+      .notNull()
+      .references(() => remoteVideos.id, { onDelete: 'cascade' }),
+    value: smallint('value').notNull(),
+    activityId: text('activity_id').notNull(),
+    createdAt: created(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.remoteVideoId] })],
+);

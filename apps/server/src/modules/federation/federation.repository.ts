@@ -1,6 +1,20 @@
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { federatedVideos, federationBlocks, federationHosts, federationKeys, inboxSeen, remoteActors, remoteFollowers, remoteFollows, remoteVideos, users, videos } from '../../db/schema.ts';
+import {
+  federatedVideos,
+  federationBlocks,
+  federationHosts,
+  federationKeys,
+  inboxSeen,
+  remoteActors,
+  remoteFollowers,
+  remoteFollows,
+  remoteVideoRates,
+  remoteVideos,
+  remoteVideoUserRates,
+  users,
+  videos,
+} from '../../db/schema.ts';
 import { accountVisibleTo } from '../../policy/content-state.ts';
 import { videoListedTo } from '../../policy/visibility.ts';
 
@@ -333,6 +347,65 @@ export class FederationRepository {
       UPDATE users u SET subscriber_count = greatest(0, u.subscriber_count - f.n)
       FROM (SELECT rf.channel_id, count(*)::int AS n FROM remote_followers rf JOIN remote_actors a ON a.id = rf.actor_id WHERE ${match} GROUP BY rf.channel_id) f
       WHERE u.id = f.channel_id`);
+    await this.db.execute(sql`
+      UPDATE videos v SET likes = greatest(0, v.likes - r.up), dislikes = greatest(0, v.dislikes - r.down)
+      FROM (SELECT rr.video_id, count(*) FILTER (WHERE rr.value = 1)::int AS up, count(*) FILTER (WHERE rr.value = -1)::int AS down
+            FROM remote_video_rates rr JOIN remote_actors a ON a.id = rr.actor_id WHERE ${match} GROUP BY rr.video_id) r
+      WHERE v.id = r.video_id`);
     await this.db.execute(sql`DELETE FROM remote_actors a WHERE ${match}`);
+  }
+
+  // --- likes and dislikes -------------------------------------------------------------------
+
+  /** Sets (1, -1) or clears (0) a remote actor's rating of our video, keeping the video's counters in step. */
+  async rateLocalVideo(videoId: string, actorId: string, value: 1 | -1 | 0, activityId: string): Promise<void> {
+    const [old] = await this.db
+      .delete(remoteVideoRates)
+      .where(and(eq(remoteVideoRates.videoId, videoId), eq(remoteVideoRates.actorId, actorId)))
+      .returning({ value: remoteVideoRates.value });
+    if (value !== 0) await this.db.insert(remoteVideoRates).values({ videoId, actorId, value, activityId });
+    const likes = (value === 1 ? 1 : 0) - (old?.value === 1 ? 1 : 0);
+    const dislikes = (value === -1 ? 1 : 0) - (old?.value === -1 ? 1 : 0);
+    if (likes || dislikes)
+      await this.db
+        .update(videos)
+        .set({ likes: sql`greatest(0, ${videos.likes} + ${likes})`, dislikes: sql`greatest(0, ${videos.dislikes} + ${dislikes})` })
+        .where(eq(videos.id, videoId));
+  }
+
+  /** The rated video of an actor's Like/Dislike activity (for an Undo naming only the activity). */
+  async localRateByActivity(actorId: string, activityId: string): Promise<string | undefined> {
+    const [row] = await this.db
+      .select({ videoId: remoteVideoRates.videoId })
+      .from(remoteVideoRates)
+      .where(and(eq(remoteVideoRates.actorId, actorId), eq(remoteVideoRates.activityId, activityId)));
+    return row?.videoId;
+  }
+
+  async remoteVideoWithActor(id: string) {
+    const [row] = await this.db
+      .select({ video: remoteVideos, actor: remoteActors })
+      .from(remoteVideos)
+      .innerJoin(remoteActors, eq(remoteActors.id, remoteVideos.actorId))
+      .where(eq(remoteVideos.id, id));
+    return row;
+  }
+
+  async userRate(userId: string, remoteVideoId: string) {
+    const [row] = await this.db
+      .select({ value: remoteVideoUserRates.value })
+      .from(remoteVideoUserRates)
+      .where(and(eq(remoteVideoUserRates.userId, userId), eq(remoteVideoUserRates.remoteVideoId, remoteVideoId)));
+    return row;
+  }
+
+  /** Replaces the user's rating of a remote video; answers the one it replaced (to Undo). */
+  async setUserRate(userId: string, remoteVideoId: string, next: { value: 1 | -1; activityId: string } | null) {
+    const [old] = await this.db
+      .delete(remoteVideoUserRates)
+      .where(and(eq(remoteVideoUserRates.userId, userId), eq(remoteVideoUserRates.remoteVideoId, remoteVideoId)))
+      .returning({ value: remoteVideoUserRates.value, activityId: remoteVideoUserRates.activityId });
+    if (next) await this.db.insert(remoteVideoUserRates).values({ userId, remoteVideoId, ...next });
+    return old;
   }
 }

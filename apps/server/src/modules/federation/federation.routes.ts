@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { federationBlockBody, federationBlockQuery, federationMessages, followRemoteBody, pageQuery, remoteActorParams } from '@glimpse/contract';
+import { federationBlockBody, federationBlockQuery, federationMessages, followRemoteBody, pageQuery, rateRemoteBody, remoteActorParams, remoteVideoParams } from '@glimpse/contract';
 import type { AppContext, ModuleOptions } from '../../context.ts';
 import { loginFirst, permissionFirst, requirePermission, requireViewer } from '../../identity/viewer.ts';
 import { ApiError, notFound } from '../../lib/errors.ts';
@@ -127,6 +127,15 @@ export const federationApiRoutes: FastifyPluginAsyncZod<ModuleOptions> = async (
     const viewer = requireViewer(request, federationMessages.loginRequired);
     return ok(reply, await federation.remoteFeed(viewer.id, request.query.page, request.query.limit), 'Remote videos fetched');
   });
+  app.post(
+    '/federation/videos/:videoId/rate',
+    { schema: { ...schema, params: remoteVideoParams, body: rateRemoteBody }, onRequest: login },
+    async (request, reply) => {
+      const viewer = requireViewer(request, federationMessages.loginRequired);
+      return ok(reply, await federation.rateRemote(viewer.id, request.params.videoId, request.body.rating), 'Rating sent');
+    },
+  );
+
   const admin = { ...schema, tags: ['admin'] };
   app.get('/admin/federation/blocks', { schema: admin, onRequest: permissionFirst('configure') }, async (_request, reply) =>
     ok(reply, { blocks: await federation.blocks() }, 'Blocks fetched'),

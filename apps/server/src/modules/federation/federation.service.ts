@@ -267,6 +267,32 @@ export class FederationService {
     return { channel: await this.remoteChannel(actor, viewerId), videos: rows.map(toRemoteVideo) };
   }
 
+  /** The user's like or dislike of a remote video, sent to its channel's server (an earlier one is undone first). */
+  async rateRemote(userId: string, remoteVideoId: string, rating: 'like' | 'dislike' | 'none'): Promise<{ rating: typeof rating }> {
+    const row = await this.repo.remoteVideoWithActor(remoteVideoId);
+    if (!row) throw notFound(m.videoNotFound);
+    const { video, actor } = row;
+    const me = this.urls.account(userId);
+    const signer = { kind: 'account', userId } as const;
+    const audience = { to: [actor.uri] };
+    await this.ctx.db.transaction(async (tx) => {
+      const repo = new FederationRepository(tx);
+      const value: 1 | -1 | 0 = rating === 'like' ? 1 : rating === 'dislike' ? -1 : 0;
+      // The same rating again sends nothing (the first is on its way).
+      if (((await repo.userRate(userId, video.id))?.value ?? 0) === value) return;
+      const next = value === 0 ? null : { value, activityId: newActivityId(this.urls, rating) };
+      const old = await repo.setUserRate(userId, video.id, next);
+      const activities = [];
+      if (old) {
+        const undone = { type: old.value === 1 ? 'Like' : 'Dislike', id: old.activityId, actor: me, object: video.uri };
+        activities.push(activity('Undo', `${old.activityId}/undo`, me, undone, audience));
+      }
+      if (next) activities.push(activity(next.value === 1 ? 'Like' : 'Dislike', next.activityId, me, video.uri, audience));
+      for (const act of activities) await enqueueDeliveries(tx, [actor.inbox], act, signer);
+    });
+    return { rating };
+  }
+
   // --- blocks (admins) ----------------------------------------------------------------------
 
   async blocks(): Promise<FederationBlock[]> {

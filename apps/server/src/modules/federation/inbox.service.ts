@@ -113,8 +113,20 @@ export class InboxService {
         });
         return 'followed';
       }
+      case 'Like':
+      case 'Dislike': {
+        const videoId = this.localVideoId(idOf(object));
+        if (!videoId || !(await repo.listedVideo(videoId))) throw refuse(404, 'No such video here');
+        await repo.rateLocalVideo(videoId, actor.id, act.type === 'Like' ? 1 : -1, String(act.id));
+        return act.type.toLowerCase();
+      }
       case 'Undo': {
         const inner = object as Record<string, unknown> | null;
+        if (inner?.type === 'Like' || inner?.type === 'Dislike') {
+          const videoId = this.localVideoId(idOf(inner.object)) ?? (await repo.localRateByActivity(actor.id, idOf(inner) ?? ''));
+          if (videoId) await repo.rateLocalVideo(videoId, actor.id, 0, String(act.id));
+          return 'unrated';
+        }
         if (inner?.type === 'Follow' || typeof object === 'string') {
           const followId = idOf(object);
           const channelId = followId ? await repo.followerChannelByFollowId(actor.id, followId) : undefined;
@@ -154,9 +166,17 @@ export class InboxService {
 
   /** The local user id in one of our channel actor addresses, or null. */
   private localChannelId(uri: string | null): string | null {
-    const prefix = `${this.urls.base}/ap/channels/`;
+    return this.localId(uri, `${this.urls.base}/ap/channels/`);
+  }
+
+  /** The local video id in its object address (or its page's, which PeerTube may name), or null. */
+  private localVideoId(uri: string | null): string | null {
+    return this.localId(uri, `${this.urls.base}/ap/videos/`) ?? this.localId(uri, `${this.urls.base}/video/`);
+  }
+
+  private localId(uri: string | null, prefix: string): string | null {
     if (!uri?.startsWith(prefix)) return null;
-    const id = uri.slice(prefix.length);
+    const id = uri.slice(prefix.length).toLowerCase();
     return isUuid(id) ? id : null;
   }
 }

@@ -1,9 +1,10 @@
 import net from 'node:net';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { remoteVideos, users } from '../../db/schema.ts';
+import { remoteVideos, users, videos } from '../../db/schema.ts';
 import { newId } from '../../lib/ids.ts';
 import { createWorker } from '../../worker.ts';
+import { counterMismatches } from '../../../test/invariants.ts';
 import { bearer, createTestApp, createUser, createVideo, memoryLog, type TestContext } from '../../../test/harness.ts';
 import type { UserRow } from '../users/users.repository.ts';
 import { keyFor } from './delivery.ts';
@@ -56,7 +57,7 @@ afterAll(async () => {
 const feedOfBob = async () => {
   const res = await b.app.inject({ method: 'GET', url: '/api/v1/federation/feed', headers: await bearer(b.ctx, bob) });
   expect(res.statusCode).toBe(200);
-  return res.json().data.videos as { title: string; fromHost: string; hlsUrl: string | null; originalUrl: string }[];
+  return res.json().data.videos as { _id: string; title: string; fromHost: string; hlsUrl: string | null; originalUrl: string }[];
 };
 
 describe('two instances', () => {
@@ -76,6 +77,7 @@ describe('two instances', () => {
     await drain(b); // Follow -> A's inbox
     const [row] = await a.ctx.db.select({ n: users.subscriberCount }).from(users).where(eq(users.id, alice.id));
     expect(row!.n).toBe(1);
+    expect(await counterMismatches(a.ctx.db)).toEqual([]);
     await drain(a); // Accept -> B's inbox
     const page = await b.app.inject({ method: 'GET', url: `/api/v1/federation/channels/${aliceActorId}`, headers: await bearer(b.ctx, bob) });
     expect(page.json().data.channel.following).toBe('accepted');
@@ -98,6 +100,18 @@ describe('two instances', () => {
     const playlist = await fetch(feed[0]!.hlsUrl!);
     expect(playlist.status).toBe(200);
     expect(await playlist.text()).toContain('#EXTM3U');
+
+    // B's user likes it: the like counts on A; a dislike instead replaces it (Undo, then Dislike).
+    const counts = async () => (await a.ctx.db.select({ likes: videos.likes, dislikes: videos.dislikes }).from(videos).where(eq(videos.id, video.id)))[0];
+    const rate = async (rating: string) =>
+      b.app.inject({ method: 'POST', url: `/api/v1/federation/videos/${feed[0]!._id}/rate`, headers: await bearer(b.ctx, bob), payload: { rating } });
+    expect((await rate('like')).statusCode).toBe(200);
+    await drain(b);
+    expect(await counts()).toEqual({ likes: 1, dislikes: 0 });
+    expect((await rate('dislike')).statusCode).toBe(200);
+    await drain(b);
+    expect(await counts()).toEqual({ likes: 0, dislikes: 1 });
+    expect(await counterMismatches(a.ctx.db)).toEqual([]);
 
     const edit = await a.app.inject({ method: 'PATCH', url: `/api/v1/videos/${video.id}`, headers: aliceAuth, payload: { privacy: 'unlisted' } });
     expect(edit.statusCode).toBe(200);
@@ -218,6 +232,7 @@ describe('two instances', () => {
       // B's follower is forgotten: A's count drops.
       const count = async () => (await a.ctx.db.select({ n: users.subscriberCount }).from(users).where(eq(users.id, alice.id)))[0]!.n;
       expect(await count()).toBe(0);
+      expect(await counterMismatches(a.ctx.db)).toEqual([]);
 
       // A new public video of A reaches no one on B.
       await createVideo(a.ctx, alice, { privacy: 'private', title: 'After the block' }).then((v) =>
