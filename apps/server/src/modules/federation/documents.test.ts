@@ -211,3 +211,24 @@ describe('remote fetches refuse the local network', () => {
     await expect(safeFetch(new URL('file:///etc/passwd'), { allowPrivate: true })).rejects.toThrow(/refused scheme/);
   });
 });
+
+describe('inbox bounds', () => {
+  const post = (app: TestContext['app'], payload: string, headers: Record<string, string> = { 'content-type': 'application/activity+json' }) =>
+    app.inject({ method: 'POST', url: '/ap/inbox', payload, headers });
+
+  it('refuses an unsigned activity, a body over 256 kB and a body that is not an activity type', async () => {
+    expectApiError(await post(t.app, JSON.stringify({ type: 'Follow' })), 401, 'A signed request is required');
+    expectApiError(await post(t.app, JSON.stringify({ type: 'Note', content: 'x'.repeat(300 * 1024) })), 413);
+    expectApiError(await post(t.app, 'type=Follow', { 'content-type': 'application/x-www-form-urlencoded' }), 415);
+  });
+
+  it('limits activities per minute per client address', async () => {
+    const limited = await createTestApp({ RATE_LIMITS_ENABLED: 'true', FEDERATION_INBOX_PER_MINUTE: '2' });
+    try {
+      for (let i = 0; i < 2; i++) expect((await post(limited.app, '{}')).statusCode).toBe(401);
+      expectApiError(await post(limited.app, '{}'), 429);
+    } finally {
+      await limited.close();
+    }
+  });
+});
