@@ -60,6 +60,7 @@ export const routes: RouteObject[] = [
           { path: paths.likedVideos.path, lazy: load(() => import('@/features/library/routes/liked-videos.tsx')) },
           { path: paths.playlists.path, lazy: load(() => import('@/features/library/routes/my-playlists.tsx')) },
           { path: paths.subscriptions.path, lazy: load(() => import('@/features/library/routes/subscriptions.tsx')) },
+          { path: paths.remoteChannel.path, lazy: load(() => import('@/features/federation/routes/remote-channel.tsx')) },
           { path: paths.myReports.path, lazy: load(() => import('@/features/moderation/routes/my-reports.tsx')) },
           { path: paths.notifications.path, lazy: load(() => import('@/features/notifications/routes/notifications.tsx')) },
           {

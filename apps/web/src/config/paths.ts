@@ -50,6 +50,8 @@ export const paths = {
   likedVideos: { path: '/liked-videos', getHref: () => '/liked-videos' },
   playlists: { path: '/playlists', getHref: () => '/playlists' },
   subscriptions: { path: '/subscriptions', getHref: () => '/subscriptions' },
+  /** A channel of another server, as this server knows it (issue #35). */
+  remoteChannel: { path: '/remote/:actorId', getHref: (actorId: string) => `/remote/${encodeURIComponent(actorId)}` },
   myReports: { path: '/my-reports', getHref: () => '/my-reports' },
   notifications: { path: '/notifications', getHref: (filter?: 'unread') => (filter ? `/notifications?filter=${filter}` : '/notifications') },
 

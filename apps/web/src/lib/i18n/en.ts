@@ -834,6 +834,19 @@ export const en = {
   'admin.minutesProblem': 'Enter a whole number of minutes from 1 to 1440',
   'mod.removedNotice': 'Removed by the moderators: {reason}',
   'admin.stateReason': ': {reason}',
+  'federation.followTitle': 'A channel on another server',
+  'federation.followText': 'Follow {handle} to see its new videos in your subscriptions.',
+  'federation.loginToFollow': 'Log in to follow channels of other servers.',
+  'federation.follow': 'Follow',
+  'federation.unfollow': 'Unfollow',
+  'federation.pending': 'Follow requested',
+  'federation.fromHost': 'from {host}',
+  'federation.fromOtherServers': 'From other servers',
+  'federation.remoteChannel': 'Remote channel',
+  'federation.loading': 'Loading the channel',
+  'federation.noVideos': 'No videos yet',
+  'federation.noVideosText': 'Its new public videos appear here once you follow it.',
+  'federation.videosOf': 'Videos of {name}',
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -833,6 +833,19 @@ const es: Messages = {
   'admin.minutesProblem': 'Escribe un número entero de minutos entre 1 y 1440',
   'mod.removedNotice': 'Retirado por los moderadores: {reason}',
   'admin.stateReason': ': {reason}',
+  'federation.followTitle': 'Un canal en otro servidor',
+  'federation.followText': 'Sigue a {handle} para ver sus nuevos vídeos en tus suscripciones.',
+  'federation.loginToFollow': 'Inicia sesión para seguir canales de otros servidores.',
+  'federation.follow': 'Seguir',
+  'federation.unfollow': 'Dejar de seguir',
+  'federation.pending': 'Seguimiento solicitado',
+  'federation.fromHost': 'desde {host}',
+  'federation.fromOtherServers': 'De otros servidores',
+  'federation.remoteChannel': 'Canal remoto',
+  'federation.loading': 'Cargando el canal',
+  'federation.noVideos': 'Aún no hay vídeos',
+  'federation.noVideosText': 'Sus nuevos vídeos públicos aparecen aquí cuando lo sigues.',
+  'federation.videosOf': 'Vídeos de {name}',
 };
 
 export default es;

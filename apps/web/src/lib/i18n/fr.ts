@@ -833,6 +833,19 @@ const fr: Messages = {
   'admin.minutesProblem': 'Saisissez un nombre entier de minutes entre 1 et 1440',
   'mod.removedNotice': 'Retiré par les modérateurs : {reason}',
   'admin.stateReason': ' : {reason}',
+  'federation.followTitle': 'Une chaîne sur un autre serveur',
+  'federation.followText': 'Suivez {handle} pour voir ses nouvelles vidéos dans vos abonnements.',
+  'federation.loginToFollow': 'Connectez-vous pour suivre des chaînes d’autres serveurs.',
+  'federation.follow': 'Suivre',
+  'federation.unfollow': 'Ne plus suivre',
+  'federation.pending': 'Suivi demandé',
+  'federation.fromHost': 'depuis {host}',
+  'federation.fromOtherServers': 'D’autres serveurs',
+  'federation.remoteChannel': 'Chaîne distante',
+  'federation.loading': 'Chargement de la chaîne',
+  'federation.noVideos': 'Pas encore de vidéos',
+  'federation.noVideosText': 'Ses nouvelles vidéos publiques apparaissent ici une fois que vous la suivez.',
+  'federation.videosOf': 'Vidéos de {name}',
 };
 
 export default fr;
