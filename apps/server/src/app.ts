@@ -52,6 +52,7 @@ import { embedsRoutes } from './modules/embeds/embeds.routes.ts';
 import { analyticsRoutes } from './modules/analytics/analytics.routes.ts';
 import { webPages } from './modules/pages/pages.routes.ts';
 import { activityPubPages, federationApiRoutes, federationRoutes } from './modules/federation/federation.routes.ts';
+import { remoteMediaOrigins } from './modules/federation/media-origins.ts';
 import { databaseRateLimitStore } from './lib/rate-limit-store.ts';
 import { tooManyRequestsMessage } from './lib/errors.ts';
 
@@ -78,15 +79,17 @@ export interface BuildOptions {
 const scriptHash = (script: string) => `'sha256-${createHash('sha256').update(script).digest('base64')}'`;
 
 /** helmet's options: for every answer, those of the router's refusals included (see routerErrorHandler). */
-function securityHeadersFor(config: Config) {
+function securityHeadersFor(config: Config, remoteMedia: () => string[]) {
   const s3 = config.s3?.publicUrl ? [config.s3.publicUrl] : [];
+  // Remote videos play from their origin (ARCHITECTURE §14): the origins of the followed channels' media.
+  const remote = () => remoteMedia().join(' ') || "'self'";
   return {
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
-        imgSrc: ["'self'", 'data:', 'blob:', ...s3],
-        mediaSrc: ["'self'", 'blob:', ...s3],
-        connectSrc: ["'self'", ...s3],
+        imgSrc: ["'self'", 'data:', 'blob:', ...s3, remote],
+        mediaSrc: ["'self'", 'blob:', ...s3, remote],
+        connectSrc: ["'self'", ...s3, remote],
         workerSrc: ["'self'", 'blob:'],
         styleSrc: ["'self'", "'unsafe-inline'"],
         // The inline scripts, each allowed by its hash: the theme before first paint (index.html) and
@@ -101,7 +104,8 @@ function securityHeadersFor(config: Config) {
 
 /** external plugins -> app plugins -> modules */
 export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promise<FastifyInstance> {
-  const securityHeaders = securityHeadersFor(ctx.config);
+  const remoteOrigins = remoteMediaOrigins(ctx.db);
+  const securityHeaders = securityHeadersFor(ctx.config, () => (ctx.config.federation.enabled ? remoteOrigins.list() : []));
   const app = Fastify({
     logger: opts.logger ?? false,
     frameworkErrors: routerErrorHandler(securityHeaders),

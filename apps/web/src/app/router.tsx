@@ -61,6 +61,7 @@ export const routes: RouteObject[] = [
           { path: paths.playlists.path, lazy: load(() => import('@/features/library/routes/my-playlists.tsx')) },
           { path: paths.subscriptions.path, lazy: load(() => import('@/features/library/routes/subscriptions.tsx')) },
           { path: paths.remoteChannel.path, lazy: load(() => import('@/features/federation/routes/remote-channel.tsx')) },
+          { path: paths.remoteVideo.path, lazy: load(() => import('./routes/remote-watch.tsx')) },
           { path: paths.myReports.path, lazy: load(() => import('@/features/moderation/routes/my-reports.tsx')) },
           { path: paths.notifications.path, lazy: load(() => import('@/features/notifications/routes/notifications.tsx')) },
           {

@@ -52,6 +52,8 @@ export const paths = {
   subscriptions: { path: '/subscriptions', getHref: () => '/subscriptions' },
   /** A channel of another server, as this server knows it (issue #35). */
   remoteChannel: { path: '/remote/:actorId', getHref: (actorId: string) => `/remote/${encodeURIComponent(actorId)}` },
+  /** A video of another server, played here from its origin. */
+  remoteVideo: { path: '/remote/video/:videoId', getHref: (videoId: string) => `/remote/video/${encodeURIComponent(videoId)}` },
   myReports: { path: '/my-reports', getHref: () => '/my-reports' },
   notifications: { path: '/notifications', getHref: (filter?: 'unread') => (filter ? `/notifications?filter=${filter}` : '/notifications') },
 

@@ -22,6 +22,12 @@ export const remoteChannelOptions = (actorId: string) =>
     queryFn: async ({ signal }) => (await api.get<{ channel: RemoteChannel; videos: RemoteVideo[] }>(`federation/channels/${actorId}`, undefined, signal)).data,
   });
 
+export const remoteVideoOptions = (videoId: string) =>
+  queryOptions({
+    queryKey: ['remote-video', videoId],
+    queryFn: async ({ signal }) => (await api.get<{ video: RemoteVideo }>(`federation/videos/${videoId}`, undefined, signal)).data.video,
+  });
+
 /** The first page of videos from the remote channels the user follows (newest first). */
 export const remoteFeedOptions = () =>
   queryOptions({

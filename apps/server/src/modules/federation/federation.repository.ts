@@ -1,5 +1,5 @@
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
-import type { Executor } from '../../db/client.ts';
+import { queryRows, type Executor } from '../../db/client.ts';
 import {
   federatedVideos,
   federationBlocks,
@@ -272,6 +272,19 @@ export class FederationRepository {
       .orderBy(desc(remoteVideos.publishedAt), desc(remoteVideos.id))
       .limit(limit)
       .offset(offset);
+  }
+
+  /** Distinct http(s) origins of stored remote media (HLS, thumbnails, avatars): at most 500, for the CSP. */
+  async mediaOrigins(): Promise<string[]> {
+    const rows = await queryRows<{ origin: string }>(
+      this.db,
+      sql`SELECT DISTINCT origin FROM (
+            SELECT substring(hls_url FROM '^(https?://[^/?#]+)') AS origin FROM remote_videos
+            UNION SELECT substring(thumbnail_url FROM '^(https?://[^/?#]+)') FROM remote_videos
+            UNION SELECT substring(icon_url FROM '^(https?://[^/?#]+)') FROM remote_actors) o
+          WHERE origin IS NOT NULL ORDER BY origin LIMIT 500`,
+    );
+    return rows.map((r) => r.origin);
   }
 
   remoteChannelVideos(actorId: string, limit: number) {

@@ -127,6 +127,9 @@ export const federationApiRoutes: FastifyPluginAsyncZod<ModuleOptions> = async (
     const viewer = requireViewer(request, federationMessages.loginRequired);
     return ok(reply, await federation.remoteFeed(viewer.id, request.query.page, request.query.limit), 'Remote videos fetched');
   });
+  app.get('/federation/videos/:videoId', { schema: { ...schema, params: remoteVideoParams } }, async (request, reply) =>
+    ok(reply, { video: await federation.remoteVideo(request.params.videoId) }, 'Remote video fetched'),
+  );
   app.post(
     '/federation/videos/:videoId/rate',
     { schema: { ...schema, params: remoteVideoParams, body: rateRemoteBody }, onRequest: login },

@@ -333,6 +333,12 @@ export class FederationService {
     if (!(await this.repo.removeBlock(target.trim()))) throw notFound(m.blockNotFound);
   }
 
+  async remoteVideo(id: string): Promise<RemoteVideo> {
+    const row = await this.repo.remoteVideoWithActor(id);
+    if (!row) throw notFound(m.videoNotFound);
+    return toRemoteVideo(row);
+  }
+
   async remoteFeed(userId: string, page: number, limit: number) {
     const rows = await this.repo.remoteFeed(userId, limit, (page - 1) * limit);
     return { videos: rows.map(toRemoteVideo), page, limit };

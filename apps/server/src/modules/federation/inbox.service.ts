@@ -8,6 +8,7 @@ import { FederationRepository, type RemoteActorRow } from './federation.reposito
 import type { FederationService } from './federation.service.ts';
 import { parseSignatureHeader, verifyRequest } from './http-signature.ts';
 import { httpUrl, idOf, parseRemoteVideo } from './incoming.ts';
+import { remoteMediaOrigins } from './media-origins.ts';
 
 export interface InboxRequest {
   method: string;
@@ -89,12 +90,14 @@ export class InboxService {
     if (idOf(act.actor) !== actor.uri) throw refuse(403, inboxMessages.notActor);
     if (id.host !== actor.host) throw refuse(403, inboxMessages.foreignObject);
 
-    return this.ctx.db.transaction(async (tx) => {
+    const result = await this.ctx.db.transaction(async (tx) => {
       const repo = new FederationRepository(tx);
       if (!(await repo.markSeen(id.toString()))) throw refuse(409, inboxMessages.replay);
-      const result = await this.apply(repo, tx, actor, act);
-      return { status: 202, result };
+      return this.apply(repo, tx, actor, act);
     });
+    // A stored video may bring a new media origin: the CSP allows it from the next page on.
+    if (result === 'stored') await remoteMediaOrigins(this.ctx.db).refresh();
+    return { status: 202, result };
   }
 
   private async apply(repo: FederationRepository, tx: Executor, actor: RemoteActorRow, act: Record<string, unknown>): Promise<string> {

@@ -96,10 +96,14 @@ describe('two instances', () => {
     const feed = await feedOfBob();
     expect(feed).toHaveLength(1);
     expect(feed[0]).toMatchObject({ title: 'Hello fediverse', fromHost: new URL(a.base).host, originalUrl: `${a.base}/video/${video.id}` });
-    // It plays from its origin: the HLS address B stored answers A's playlist.
+    // It plays from its origin: the HLS address B stored answers A's playlist, and B's pages let the player fetch it.
     const playlist = await fetch(feed[0]!.hlsUrl!);
     expect(playlist.status).toBe(200);
     expect(await playlist.text()).toContain('#EXTM3U');
+    const one = await b.app.inject({ method: 'GET', url: `/api/v1/federation/videos/${feed[0]!._id}` });
+    expect(one.json().data.video).toMatchObject({ title: 'Hello fediverse', hlsUrl: feed[0]!.hlsUrl });
+    const csp = String(one.headers['content-security-policy']);
+    for (const directive of ['media-src', 'connect-src', 'img-src']) expect(csp).toMatch(new RegExp(`${directive} [^;]*${a.base.replace(/[.:/]/g, '\\$&')}`));
 
     // B's user likes it: the like counts on A; a dislike instead replaces it (Undo, then Dislike).
     const counts = async () => (await a.ctx.db.select({ likes: videos.likes, dislikes: videos.dislikes }).from(videos).where(eq(videos.id, video.id)))[0];

@@ -30,6 +30,7 @@ const video = {
   channel: { _id: channel('none')._id, handle: '@alice@a.example', name: 'Alice A', host: 'a.example' },
   publishedAt: '2026-01-01T00:00:00Z',
 };
+const PLAYER = 'Video player';
 const me = (url: URL) => (url.pathname === '/api/v1/users/me' ? { data: { user: ada } } : undefined);
 
 describe('isRemoteHandle', () => {
@@ -68,7 +69,17 @@ describe('following a channel of another server', () => {
     expect(within(card).queryByRole('button')).toBeNull();
   });
 
-  it("the Subscriptions page lists the followed remote channels' videos, from their host, opening the original", async () => {
+  it('a remote video plays here in our player from its origin, says where it comes from and links the original', async () => {
+    fakeApi((url) => (url.pathname === `/api/v1/federation/videos/${video._id}` ? { data: { video } } : undefined));
+    renderApp(`/remote/video/${video._id}`);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Hello fediverse' })).toBeInTheDocument();
+    expect(screen.getByRole('region', { name: PLAYER })).toBeInTheDocument();
+    expect(screen.getByText('from a.example')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Watch on a.example' })).toHaveAttribute('href', 'https://a.example/video/x');
+    expect(screen.getByRole('link', { name: 'Alice A' })).toHaveAttribute('href', `/remote/${channel('none')._id}`);
+  });
+
+  it("the Subscriptions page lists the followed remote channels' videos, from their host", async () => {
     signInAs();
     fakeApi((url) => {
       if (url.pathname === '/api/v1/subscriptions') return { data: { subscriptions: [], page: 1, limit: 10, hasNextPage: false, nextCursor: null } };
@@ -77,7 +88,7 @@ describe('following a channel of another server', () => {
     });
     renderApp('/subscriptions');
     const section = await screen.findByRole('list', { name: 'From other servers' });
-    expect(within(section).getByRole('link', { name: 'Hello fediverse' })).toHaveAttribute('href', 'https://a.example/video/x');
+    expect(within(section).getByRole('link', { name: 'Hello fediverse' })).toHaveAttribute('href', `/remote/video/${video._id}`);
     expect(within(section).getByRole('link', { name: 'Alice A' })).toHaveAttribute('href', `/remote/${channel('none')._id}`);
     expect(within(section).getByText('from a.example')).toBeInTheDocument();
   });

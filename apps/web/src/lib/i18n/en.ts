@@ -847,6 +847,10 @@ export const en = {
   'federation.noVideos': 'No videos yet',
   'federation.noVideosText': 'Its new public videos appear here once you follow it.',
   'federation.videosOf': 'Videos of {name}',
+  'federation.remoteVideo': 'Video from another server',
+  'federation.loadingVideo': 'Loading the video',
+  'federation.playOnOrigin': 'This video can only be watched on its own server.',
+  'federation.openOriginal': 'Watch on {host}',
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -846,6 +846,10 @@ const es: Messages = {
   'federation.noVideos': 'Aún no hay vídeos',
   'federation.noVideosText': 'Sus nuevos vídeos públicos aparecen aquí cuando lo sigues.',
   'federation.videosOf': 'Vídeos de {name}',
+  'federation.remoteVideo': 'Vídeo de otro servidor',
+  'federation.loadingVideo': 'Cargando el vídeo',
+  'federation.playOnOrigin': 'Este vídeo solo se puede ver en su propio servidor.',
+  'federation.openOriginal': 'Ver en {host}',
 };
 
 export default es;

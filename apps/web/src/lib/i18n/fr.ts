@@ -846,6 +846,10 @@ const fr: Messages = {
   'federation.noVideos': 'Pas encore de vidéos',
   'federation.noVideosText': 'Ses nouvelles vidéos publiques apparaissent ici une fois que vous la suivez.',
   'federation.videosOf': 'Vidéos de {name}',
+  'federation.remoteVideo': 'Vidéo d’un autre serveur',
+  'federation.loadingVideo': 'Chargement de la vidéo',
+  'federation.playOnOrigin': 'Cette vidéo ne peut être regardée que sur son serveur.',
+  'federation.openOriginal': 'Regarder sur {host}',
 };
 
 export default fr;
