@@ -14,6 +14,9 @@ export const federationMessages = {
   blockNotFound: 'No such block',
   unknownAccount: 'This remote account is not known here',
   videoNotFound: 'Remote video not found',
+  commentNotFound: 'Comment not found',
+  commentsOff: 'Comments are turned off for this video',
+  badComment: 'A comment needs between 1 and 5000 characters',
 } as const;
 
 /** What an admin blocks: a host, or a remote account by handle or address. */
@@ -55,3 +58,7 @@ export const remoteVideo = z.object({
   publishedAt: z.string(),
 });
 export type RemoteVideo = z.infer<typeof remoteVideo>;
+
+export const federatedCommentParams = z.object({ commentId: id });
+export const federatedCommentBody = z.object({ content: z.string().max(5000) });
+export const federatedThreadQuery = z.object({ video: id });

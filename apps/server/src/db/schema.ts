@@ -535,3 +535,17 @@ export const remoteVideoUserRates = pgTable(
   },
   (t) => [primaryKey({ columns: [t.userId, t.remoteVideoId] })],
 );
+
+/** Comments across servers (migration 1043): Notes on our videos or on remote videos, by local users or remote actors. */
+export const federatedComments = pgTable('federated_comments', {
+  id: uuid('id').primaryKey(),
+  uri: text('uri').notNull().unique(),
+  localVideoId: uuid('local_video_id').references(() => videos.id, { onDelete: 'cascade' }),
+  remoteVideoId: uuid('remote_video_id').references(() => remoteVideos.id, { onDelete: 'cascade' }),
+  authorUserId: uuid('author_user_id').references(() => users.id, { onDelete: 'cascade' }),
+  authorActorId: uuid('author_actor_id').references(() => remoteActors.id, { onDelete: 'cascade' }),
+  inReplyTo: text('in_reply_to').notNull(),
+  content: text('content').notNull(),
+  reviewState: text('review_state', { enum: ['published', 'held'] }).notNull().default('published'),
+  publishedAt: ts('published_at').notNull().defaultNow(),
+});

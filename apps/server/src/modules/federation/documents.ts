@@ -200,3 +200,33 @@ export function activity(type: string, id: string, actor: string, object: unknow
 export function countedCollection(id: string, totalItems: number, orderedItems?: unknown[]) {
   return { '@context': AP_CONTEXT, type: 'OrderedCollection', id, totalItems, ...(orderedItems ? { orderedItems } : {}) };
 }
+
+export interface NoteFacts {
+  uri: string;
+  authorUserId: string;
+  inReplyTo: string;
+  content: string;
+  publishedAt: Date;
+  /** Who else is told: the video's channel, the author answered (their actor URIs). */
+  cc: string[];
+}
+
+/**
+ * A comment as a `Note` (PeerTube's video-comments.ts: sanitizeAndCheckVideoCommentObject): http(s)
+ * id and url, non-empty content, inReplyTo the video or the comment answered, published, and
+ * Public in `to` (PeerTube accepts public comments only). Mastodon shows it as a reply.
+ */
+export function noteObject(u: FederationUrls, n: NoteFacts) {
+  return {
+    type: 'Note',
+    id: n.uri,
+    url: n.uri,
+    attributedTo: u.account(n.authorUserId),
+    inReplyTo: n.inReplyTo,
+    content: n.content,
+    mediaType: 'text/html',
+    published: n.publishedAt.toISOString(),
+    to: [AS_PUBLIC],
+    cc: n.cc,
+  };
+}

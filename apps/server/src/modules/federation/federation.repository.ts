@@ -1,6 +1,7 @@
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import { queryRows, type Executor } from '../../db/client.ts';
 import {
+  federatedComments,
   federatedVideos,
   federationBlocks,
   federationHosts,
@@ -420,5 +421,60 @@ export class FederationRepository {
       .returning({ value: remoteVideoUserRates.value, activityId: remoteVideoUserRates.activityId });
     if (next) await this.db.insert(remoteVideoUserRates).values({ userId, remoteVideoId, ...next });
     return old;
+  }
+
+  // --- comments (Notes) ---------------------------------------------------------------------
+
+  /** False when a comment with this URI exists already (a Note delivered twice). */
+  async insertComment(row: typeof federatedComments.$inferInsert): Promise<boolean> {
+    const rows = await this.db.insert(federatedComments).values(row).onConflictDoNothing().returning({ id: federatedComments.id });
+    return rows.length > 0;
+  }
+
+  async commentByUri(uri: string) {
+    const [row] = await this.db.select().from(federatedComments).where(eq(federatedComments.uri, uri));
+    return row;
+  }
+
+  async comment(id: string) {
+    const [row] = await this.db.select().from(federatedComments).where(eq(federatedComments.id, id));
+    return row;
+  }
+
+  async remoteVideoByUri(uri: string) {
+    const [row] = await this.db.select().from(remoteVideos).where(eq(remoteVideos.uri, uri));
+    return row;
+  }
+
+  async deleteCommentByUri(uri: string, actorId: string): Promise<boolean> {
+    const rows = await this.db
+      .delete(federatedComments)
+      .where(and(eq(federatedComments.uri, uri), eq(federatedComments.authorActorId, actorId)))
+      .returning({ id: federatedComments.id });
+    return rows.length > 0;
+  }
+
+  /** A thread's comments, oldest first, with their authors; held ones only when `withHeld` (the video's owner). */
+  thread(videoId: string, withHeld: boolean) {
+    return this.db
+      .select({
+        comment: federatedComments,
+        userName: users.userName,
+        fullName: users.fullName,
+        actorName: remoteActors.name,
+        actorHandle: remoteActors.preferredUsername,
+        actorHost: remoteActors.host,
+      })
+      .from(federatedComments)
+      .leftJoin(users, eq(users.id, federatedComments.authorUserId))
+      .leftJoin(remoteActors, eq(remoteActors.id, federatedComments.authorActorId))
+      .where(
+        and(
+          sql`(${federatedComments.localVideoId} = ${videoId} OR ${federatedComments.remoteVideoId} = ${videoId})`,
+          withHeld ? undefined : eq(federatedComments.reviewState, 'published'),
+        ),
+      )
+      .orderBy(federatedComments.publishedAt, federatedComments.id)
+      .limit(500);
   }
 }

@@ -1,12 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { federationBlockBody, federationBlockQuery, federationMessages, followRemoteBody, pageQuery, rateRemoteBody, remoteActorParams, remoteVideoParams } from '@glimpse/contract';
+import { federatedCommentBody, federatedCommentParams, federatedThreadQuery, federationBlockBody, federationBlockQuery, federationMessages, followRemoteBody, pageQuery, rateRemoteBody, remoteActorParams, remoteVideoParams } from '@glimpse/contract';
 import type { AppContext, ModuleOptions } from '../../context.ts';
 import { loginFirst, permissionFirst, requirePermission, requireViewer } from '../../identity/viewer.ts';
 import { ApiError, notFound } from '../../lib/errors.ts';
 import { ok } from '../../lib/reply.ts';
 import { ACTIVITY_JSON, withContext } from './documents.ts';
+import { FederatedComments } from './federated-comments.ts';
 import { FederationService } from './federation.service.ts';
 import { InboxService } from './inbox.service.ts';
 
@@ -60,6 +61,7 @@ export const federationRoutes: FastifyPluginAsyncZod<ModuleOptions> = async (app
   if (!ctx.config.federation.enabled) return;
   const federation = new FederationService(ctx);
   const inbox = new InboxService(ctx, federation);
+  const comments = new FederatedComments(ctx);
   const tags = ['federation'];
 
   app.get('/.well-known/webfinger', { schema: { tags, querystring: webfingerQuery } }, async (request, reply) => {
@@ -81,6 +83,10 @@ export const federationRoutes: FastifyPluginAsyncZod<ModuleOptions> = async (app
   app.get('/ap/channels/:id/outbox', { schema: { tags, params: idParams } }, async (request, reply) => sendAp(reply, await federation.outbox(request.params.id)));
   app.get('/ap/channels/:id/followers', { schema: { tags, params: idParams } }, async (request, reply) => sendAp(reply, await federation.followers(request.params.id)));
   app.get('/ap/channels/:id/following', { schema: { tags, params: idParams } }, async (request, reply) => sendAp(reply, await federation.following(request.params.id)));
+  app.get('/ap/comments/:id', { schema: { tags, params: idParams } }, async (request, reply) => {
+    const doc = await comments.noteDocument(request.params.id);
+    return sendAp(reply, doc && withContext(doc));
+  });
   app.get('/ap/videos/:id', { schema: { tags, params: idParams } }, async (request, reply) => {
     const doc = await federation.videoDocument(request.params.id);
     return sendAp(reply, doc && withContext(doc));
@@ -136,6 +142,27 @@ export const federationApiRoutes: FastifyPluginAsyncZod<ModuleOptions> = async (
     async (request, reply) => {
       const viewer = requireViewer(request, federationMessages.loginRequired);
       return ok(reply, await federation.rateRemote(viewer.id, request.params.videoId, request.body.rating), 'Rating sent');
+    },
+  );
+
+  const comments = new FederatedComments(ctx);
+  app.get('/federation/comments', { schema: { ...schema, querystring: federatedThreadQuery } }, async (request, reply) =>
+    ok(reply, { comments: await comments.thread(request.query.video, request.viewer?.id ?? null) }, 'Comments fetched'),
+  );
+  app.post(
+    '/federation/videos/:videoId/comments',
+    { schema: { ...schema, params: remoteVideoParams, body: federatedCommentBody }, onRequest: login },
+    async (request, reply) => {
+      const viewer = requireViewer(request, federationMessages.loginRequired);
+      return ok(reply, await comments.commentOnRemote(viewer.id, request.params.videoId, request.body.content), 'Comment sent', 201);
+    },
+  );
+  app.post(
+    '/federation/comments/:commentId/replies',
+    { schema: { ...schema, params: federatedCommentParams, body: federatedCommentBody }, onRequest: login },
+    async (request, reply) => {
+      const viewer = requireViewer(request, federationMessages.loginRequired);
+      return ok(reply, await comments.reply(viewer.id, request.params.commentId, request.body.content), 'Reply sent', 201);
     },
   );
 

@@ -4,6 +4,7 @@ import { ApiError } from '../../lib/errors.ts';
 import { newId, isUuid } from '../../lib/ids.ts';
 import { enqueueDeliveries, newActivityId } from './delivery.ts';
 import { activity, FederationUrls } from './documents.ts';
+import { FederatedComments } from './federated-comments.ts';
 import { FederationRepository, type RemoteActorRow } from './federation.repository.ts';
 import type { FederationService } from './federation.service.ts';
 import { parseSignatureHeader, verifyRequest } from './http-signature.ts';
@@ -41,6 +42,7 @@ export const SEEN_DAYS = 7;
 export class InboxService {
   private readonly urls: FederationUrls;
   private readonly repo: FederationRepository;
+  private readonly comments: FederatedComments;
 
   constructor(
     private readonly ctx: AppContext,
@@ -48,6 +50,7 @@ export class InboxService {
   ) {
     this.urls = new FederationUrls(ctx.config.publicUrl);
     this.repo = new FederationRepository(ctx.db);
+    this.comments = new FederatedComments(ctx);
   }
 
   /** Who signed the request: the stored actor of the key, else the actor fetched from the key's address. */
@@ -90,17 +93,24 @@ export class InboxService {
     if (idOf(act.actor) !== actor.uri) throw refuse(403, inboxMessages.notActor);
     if (id.host !== actor.host) throw refuse(403, inboxMessages.foreignObject);
 
+    const watched = await this.comments.watchedWords();
     const result = await this.ctx.db.transaction(async (tx) => {
       const repo = new FederationRepository(tx);
       if (!(await repo.markSeen(id.toString()))) throw refuse(409, inboxMessages.replay);
-      return this.apply(repo, tx, actor, act);
+      return this.apply(repo, tx, actor, act, watched);
     });
     // A stored video may bring a new media origin: the CSP allows it from the next page on.
     if (result === 'stored') await remoteMediaOrigins(this.ctx.db).refresh();
     return { status: 202, result };
   }
 
-  private async apply(repo: FederationRepository, tx: Executor, actor: RemoteActorRow, act: Record<string, unknown>): Promise<string> {
+  private async apply(
+    repo: FederationRepository,
+    tx: Executor,
+    actor: RemoteActorRow,
+    act: Record<string, unknown>,
+    watched: (content: string) => boolean,
+  ): Promise<string> {
     const object = act.object;
     switch (act.type) {
       case 'Follow': {
@@ -148,6 +158,11 @@ export class InboxService {
       }
       case 'Create':
       case 'Update': {
+        if (act.type === 'Create' && object && typeof object === 'object' && (object as { type?: unknown }).type === 'Note') {
+          const result = await this.comments.receive(repo, actor, object as Record<string, unknown>, watched);
+          if (result === null) throw refuse(403, inboxMessages.foreignObject);
+          return result;
+        }
         if (!object || typeof object !== 'object' || (object as { type?: unknown }).type !== 'Video') return 'ignored';
         const video = parseRemoteVideo(object, actor, newId);
         if (!video) throw refuse(403, inboxMessages.foreignObject);
@@ -160,7 +175,8 @@ export class InboxService {
         const target = httpUrl(idOf(object));
         if (!target) throw refuse(400, inboxMessages.badActivity);
         if (target.host !== actor.host) throw refuse(403, inboxMessages.foreignObject);
-        return (await repo.deleteRemoteVideo(target.toString(), actor.id)) ? 'deleted' : 'ignored';
+        if (await repo.deleteRemoteVideo(target.toString(), actor.id)) return 'deleted';
+        return (await repo.deleteCommentByUri(target.toString(), actor.id)) ? 'deleted' : 'ignored';
       }
       default:
         return 'ignored';

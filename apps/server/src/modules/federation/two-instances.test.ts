@@ -7,6 +7,7 @@ import { createWorker } from '../../worker.ts';
 import { counterMismatches } from '../../../test/invariants.ts';
 import { bearer, createTestApp, createUser, createVideo, memoryLog, type TestContext } from '../../../test/harness.ts';
 import type { UserRow } from '../users/users.repository.ts';
+import { WatchedWordsService } from '../watched-words/watched-words.service.ts';
 import { keyFor } from './delivery.ts';
 import { FederationUrls } from './documents.ts';
 import { newKeyPair, signRequest } from './http-signature.ts';
@@ -104,6 +105,47 @@ describe('two instances', () => {
     expect(one.json().data.video).toMatchObject({ title: 'Hello fediverse', hlsUrl: feed[0]!.hlsUrl });
     const csp = String(one.headers['content-security-policy']);
     for (const directive of ['media-src', 'connect-src', 'img-src']) expect(csp).toMatch(new RegExp(`${directive} [^;]*${a.base.replace(/[.:/]/g, '\\$&')}`));
+
+    // A comment on B arrives on A under the video; A's reply goes back to B, threaded.
+    const remoteVideoId = feed[0]!._id;
+    const sent = await b.app.inject({
+      method: 'POST',
+      url: `/api/v1/federation/videos/${remoteVideoId}/comments`,
+      headers: await bearer(b.ctx, bob),
+      payload: { content: 'Great <video> from B' },
+    });
+    expect(sent.statusCode).toBe(201);
+    await drain(b);
+    const threadOnA = async (as?: UserRow) =>
+      (await a.app.inject({ method: 'GET', url: `/api/v1/federation/comments?video=${video.id}`, headers: as ? await bearer(a.ctx, as) : {} })).json().data
+        .comments as { _id: string; content: string; author: { handle: string }; inReplyTo: string; held: boolean }[];
+    const [arrived] = await threadOnA();
+    expect(arrived).toMatchObject({ content: '<p>Great &lt;video&gt; from B</p>', author: { handle: `@bob@${new URL(b.base).host}` }, inReplyTo: `${a.base}/ap/videos/${video.id}` });
+    const replied = await a.app.inject({
+      method: 'POST',
+      url: `/api/v1/federation/comments/${arrived!._id}/replies`,
+      headers: aliceAuth,
+      payload: { content: 'Thanks from A' },
+    });
+    expect(replied.statusCode).toBe(201);
+    await drain(a);
+    const threadOnB = (await b.app.inject({ method: 'GET', url: `/api/v1/federation/comments?video=${remoteVideoId}` })).json().data.comments;
+    expect(threadOnB.map((c: { content: string; inReplyTo: string }) => [c.content, c.inReplyTo])).toEqual([
+      ['<p>Great &lt;video&gt; from B</p>', `${a.base}/ap/videos/${video.id}`],
+      ['<p>Thanks from A</p>', sent.json().data.uri],
+    ]);
+    // The Note B serves for its comment passes PeerTube's checks (video-comments.ts:
+    // sanitizeAndCheckVideoCommentObject): id, url, content, inReplyTo, published, Public in to.
+    const note = (await b.app.inject({ method: 'GET', url: new URL(sent.json().data.uri).pathname, headers: { accept: 'application/activity+json' } })).json();
+    expect(note).toMatchObject({ type: 'Note', id: sent.json().data.uri, url: sent.json().data.uri, inReplyTo: `${a.base}/ap/videos/${video.id}` });
+    expect(note.to).toContain('https://www.w3.org/ns/activitystreams#Public');
+    expect(Number.isNaN(Date.parse(note.published))).toBe(false);
+    // A's watched words hold a remote comment as they hold local ones: only the video's owner sees it.
+    await new WatchedWordsService(a.ctx).add('spamword');
+    await b.app.inject({ method: 'POST', url: `/api/v1/federation/videos/${remoteVideoId}/comments`, headers: await bearer(b.ctx, bob), payload: { content: 'buy spamword now' } });
+    await drain(b);
+    expect((await threadOnA()).map((c) => c.held)).toEqual([false, false]);
+    expect((await threadOnA(alice)).map((c) => c.held)).toEqual([false, false, true]);
 
     // B's user likes it: the like counts on A; a dislike instead replaces it (Undo, then Dislike).
     const counts = async () => (await a.ctx.db.select({ likes: videos.likes, dislikes: videos.dislikes }).from(videos).where(eq(videos.id, video.id)))[0];
