@@ -34,3 +34,29 @@ export const remoteFeedOptions = () =>
     queryKey: ['remote-feed'],
     queryFn: async ({ signal }) => (await api.get<{ videos: RemoteVideo[] }>('federation/feed', { limit: 24 }, signal)).data.videos,
   });
+
+export interface FederatedComment {
+  _id: string;
+  uri: string;
+  inReplyTo: string;
+  content: string;
+  held: boolean;
+  author: { name: string; handle: string; host: string | null };
+  publishedAt: string;
+}
+
+/** The comments across servers under a video (one of ours or a remote one). */
+export const federatedThreadOptions = (videoId: string) =>
+  queryOptions({
+    queryKey: ['federated-thread', videoId],
+    queryFn: async ({ signal }) => (await api.get<{ comments: FederatedComment[] }>('federation/comments', { video: videoId }, signal)).data.comments,
+  });
+
+export const commentOnRemote = (remoteVideoId: string, content: string) => api.post<{ _id: string }>(`federation/videos/${remoteVideoId}/comments`, { content });
+export const replyToFederated = (commentId: string, content: string) => api.post<{ _id: string }>(`federation/comments/${commentId}/replies`, { content });
+
+/** A comment's HTML (sanitised by the server) as plain text: shown as text, never as markup. */
+export const htmlToText = (html: string): string => {
+  const doc = new DOMParser().parseFromString(html.replace(/<br\s*\/?>/gi, '\n').replace(/<\/p>\s*<p>/gi, '\n\n'), 'text/html');
+  return doc.body.textContent ?? '';
+};

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Globe } from 'lucide-react';
 import { Link, useParams } from 'react-router';
+import { FederatedThread } from '@/components/media/federated-thread.tsx';
 import { Spinner } from '@/components/ui/spinner.tsx';
 import { paths } from '@/config/paths.ts';
 import { VideoPlayer } from '@/features/videos/components/video-player.tsx';
@@ -54,6 +55,7 @@ export default function RemoteWatchRoute() {
           </a>
         </p>
         {video.description && <p className="mt-3 text-sm whitespace-pre-line [overflow-wrap:anywhere]">{video.description}</p>}
+        <FederatedThread videoId={video._id} remote />
       </div>
     </div>
   );

@@ -79,6 +79,29 @@ describe('following a channel of another server', () => {
     expect(screen.getByRole('link', { name: 'Alice A' })).toHaveAttribute('href', `/remote/${channel('none')._id}`);
   });
 
+  it('on a remote video, a user comments (sent to its server) and sees the thread as text', async () => {
+    signInAs();
+    let thread = [
+      { _id: 'c1', uri: 'https://a.example/ap/comments/c1', inReplyTo: 'https://a.example/ap/videos/x', content: '<p>First <b>from A</b></p>', held: false, author: { name: 'Alice A', handle: '@alice@a.example', host: 'a.example' }, publishedAt: '2026-01-01T00:00:00Z' },
+    ];
+    const calls = fakeApi((url, init) => {
+      if (url.pathname === `/api/v1/federation/videos/${video._id}`) return { data: { video } };
+      if (url.pathname === '/api/v1/federation/comments') return { data: { comments: thread } };
+      if (url.pathname === `/api/v1/federation/videos/${video._id}/comments` && init.method === 'POST') {
+        thread = [...thread, { ...thread[0]!, _id: 'c2', content: '<p>Hello from here</p>', author: { name: 'Ada', handle: '@ada', host: null } }];
+        return { status: 201, data: { _id: 'c2' } };
+      }
+      return me(url);
+    });
+    renderApp(`/remote/video/${video._id}`);
+    const section = await screen.findByRole('region', { name: 'Comments' });
+    expect(await within(section).findByText('First from A')).toBeInTheDocument();
+    await userEvent.type(within(section).getByLabelText('Add a comment (sent to its server)'), 'Hello from here');
+    await userEvent.click(within(section).getByRole('button', { name: 'Send' }));
+    expect(await within(section).findByText('Hello from here')).toBeInTheDocument();
+    expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ content: 'Hello from here' });
+  });
+
   it("the Subscriptions page lists the followed remote channels' videos, from their host", async () => {
     signInAs();
     fakeApi((url) => {
