@@ -238,11 +238,16 @@ export class FederationRepository {
     return rows.length > 0;
   }
 
-  /** Whether any local user follows the actor (a server stores only what someone here asked for). */
-  async isFollowedLocally(actorId: string): Promise<boolean> {
-    const [row] = await this.db.select({ one: sql`1` }).from(remoteFollows).where(eq(remoteFollows.actorId, actorId)).limit(1);
-    return !!row;
+  /** The first of these actor URIs that some local user follows (its id), if any. */
+  async followedActorAmong(uris: string[]): Promise<string | undefined> {
+    const rows = await this.db
+      .selectDistinct({ id: remoteActors.id, uri: remoteActors.uri })
+      .from(remoteActors)
+      .innerJoin(remoteFollows, eq(remoteFollows.actorId, remoteActors.id))
+      .where(inArray(remoteActors.uri, uris));
+    return uris.map((u) => rows.find((r) => r.uri === u)?.id).find(Boolean);
   }
+
 
   // --- remote videos ------------------------------------------------------------------------
 
@@ -254,10 +259,11 @@ export class FederationRepository {
       .onConflictDoUpdate({ target: remoteVideos.uri, set: fields, where: eq(remoteVideos.actorId, v.actorId) });
   }
 
-  async deleteRemoteVideo(uri: string, actorId: string): Promise<boolean> {
+  /** Deletes a remote video at the word of an actor of the server it lives on (its channel or the account that sent it). */
+  async deleteRemoteVideo(uri: string, senderHost: string): Promise<boolean> {
     const rows = await this.db
       .delete(remoteVideos)
-      .where(and(eq(remoteVideos.uri, uri), eq(remoteVideos.actorId, actorId)))
+      .where(and(eq(remoteVideos.uri, uri), sql`${remoteVideos.actorId} IN (SELECT id FROM remote_actors WHERE host = ${senderHost})`))
       .returning({ id: remoteVideos.id });
     return rows.length > 0;
   }

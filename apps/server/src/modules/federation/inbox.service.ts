@@ -32,6 +32,9 @@ export const inboxMessages = {
 
 const refuse = (status: number, message: string) => new ApiError(status, message);
 
+/** A stored key is fetched again on a failed signature at most this often per actor (a forger cannot make us fetch on every request). */
+const KEY_REFETCH_AFTER_MS = 10 * 60 * 1000;
+
 /** Days an activity id is remembered (a replay older than the Date skew is refused by its Date anyway). */
 export const SEEN_DAYS = 7;
 
@@ -53,16 +56,16 @@ export class InboxService {
     this.comments = new FederatedComments(ctx);
   }
 
-  /** Who signed the request: the stored actor of the key, else the actor fetched from the key's address. */
-  private async signer(keyId: string): Promise<RemoteActorRow> {
-    const known = await this.repo.remoteActorByKeyId(keyId);
-    if (known) return known;
+  /** Who signed the request: the stored actor of the key (unless `refetch`), else the actor fetched from the key's address. */
+  private async signer(keyId: string, refetch = false): Promise<{ actor: RemoteActorRow; fetched: boolean }> {
+    const known = refetch ? undefined : await this.repo.remoteActorByKeyId(keyId);
+    if (known) return { actor: known, fetched: false };
     const url = httpUrl(keyId);
     if (!url) throw refuse(401, inboxMessages.unsigned);
     try {
       const actor = await this.federation.resolveActor(url.toString(), { refresh: true });
       if (actor.publicKeyId !== keyId) throw refuse(401, inboxMessages.unknownKey);
-      return actor;
+      return { actor, fetched: true };
     } catch (err) {
       if (err instanceof ApiError && err.statusCode === 401) throw err;
       throw refuse(401, inboxMessages.unknownKey);
@@ -75,10 +78,16 @@ export class InboxService {
     // A blocked host is refused before anything is fetched from it; a blocked account once known.
     const keyHost = httpUrl(params.keyId)?.host;
     if (!keyHost || (await this.repo.isBlocked(keyHost))) throw refuse(403, inboxMessages.blocked);
-    const actor = await this.signer(params.keyId);
-    if (await this.repo.isBlocked(actor.host, actor.uri)) throw refuse(403, inboxMessages.blocked);
-    const problem = verifyRequest({ method: req.method, path: req.path, headers: req.headers, body: req.body }, params, actor.publicKeyPem);
+    const signed = { method: req.method, path: req.path, headers: req.headers, body: req.body };
+    let { actor, fetched } = await this.signer(params.keyId);
+    let problem = verifyRequest(signed, params, actor.publicKeyPem);
+    // A stored key that no longer verifies may have been rotated: fetched again once, as Mastodon does.
+    if (problem === 'bad signature' && !fetched && Date.now() - actor.fetchedAt.getTime() > KEY_REFETCH_AFTER_MS) {
+      ({ actor, fetched } = await this.signer(params.keyId, true));
+      problem = verifyRequest(signed, params, actor.publicKeyPem);
+    }
     if (problem) throw refuse(401, `${inboxMessages.badSignature} (${problem})`);
+    if (await this.repo.isBlocked(actor.host, actor.uri)) throw refuse(403, inboxMessages.blocked);
 
     let act: Record<string, unknown>;
     try {
@@ -166,16 +175,21 @@ export class InboxService {
         if (!object || typeof object !== 'object' || (object as { type?: unknown }).type !== 'Video') return 'ignored';
         const video = parseRemoteVideo(object, actor, newId);
         if (!video) throw refuse(403, inboxMessages.foreignObject);
-        // Only what someone here follows is kept.
-        if (!(await repo.isFollowedLocally(actor.id))) return 'not followed';
-        await repo.upsertRemoteVideo(video);
+        // Only what someone here follows is kept, under the followed channel: the sender itself, or
+        // (PeerTube sends a channel's videos from its account) a channel of the same server it is attributed to.
+        const attributed = (Array.isArray((object as { attributedTo?: unknown }).attributedTo) ? (object as { attributedTo: unknown[] }).attributedTo : [])
+          .map(idOf)
+          .filter((uri): uri is string => !!uri && httpUrl(uri)?.host === actor.host);
+        const channel = await repo.followedActorAmong([actor.uri, ...attributed]);
+        if (!channel) return 'not followed';
+        await repo.upsertRemoteVideo({ ...video, actorId: channel });
         return 'stored';
       }
       case 'Delete': {
         const target = httpUrl(idOf(object));
         if (!target) throw refuse(400, inboxMessages.badActivity);
         if (target.host !== actor.host) throw refuse(403, inboxMessages.foreignObject);
-        if (await repo.deleteRemoteVideo(target.toString(), actor.id)) return 'deleted';
+        if (await repo.deleteRemoteVideo(target.toString(), actor.host)) return 'deleted';
         return (await repo.deleteCommentByUri(target.toString(), actor.id)) ? 'deleted' : 'ignored';
       }
       default:

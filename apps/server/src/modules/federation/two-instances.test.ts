@@ -227,6 +227,23 @@ describe('two instances', () => {
       expect(await stored(id)).toBe(1);
     });
 
+    it("as PeerTube sends them: from the channel's account, attributed to the account and the followed channel; Delete likewise", async () => {
+      const id = newId();
+      const account = urlsA().account(alice.id);
+      const object = { ...videoDoc(id), attributedTo: [{ type: 'Person', id: account }, { type: 'Group', id: urlsA().channel(alice.id) }] };
+      const key = await keyFor(a.ctx.db, { kind: 'account', userId: alice.id });
+      const send = async (activity: object) => {
+        const body = JSON.stringify(activity);
+        const headers = signRequest({ method: 'POST', url: inboxB(), body, keyId: urlsA().keyId(account), privateKeyPem: key.privateKeyPem });
+        return fetch(inboxB(), { method: 'POST', headers: { ...headers, 'content-type': 'application/activity+json' }, body });
+      };
+      expect((await send({ ...create(object), actor: account })).status).toBe(202);
+      expect(await stored(id)).toBe(1);
+      const del = { type: 'Delete', id: `${urlsA().base}/ap/activities/delete/${newId()}`, actor: account, object: object.id };
+      expect((await send(del)).status).toBe(202);
+      expect(await stored(id)).toBe(0);
+    });
+
     it('a forged signature (another key under the channel keyId)', async () => {
       const id = newId();
       const forged = await newKeyPair();
