@@ -14,6 +14,7 @@ export const federationMessages = {
   blockNotFound: 'No such block',
   unknownAccount: 'This remote account is not known here',
   videoNotFound: 'Remote video not found',
+  hostNotAllowed: 'This host is not on the allow-list',
   commentNotFound: 'Comment not found',
   commentsOff: 'Comments are turned off for this video',
   badComment: 'A comment needs between 1 and 5000 characters',
@@ -62,3 +63,8 @@ export type RemoteVideo = z.infer<typeof remoteVideo>;
 export const federatedCommentParams = z.object({ commentId: id });
 export const federatedCommentBody = z.object({ content: z.string().max(5000) });
 export const federatedThreadQuery = z.object({ video: id });
+
+/** Open federation (every server but the blocked ones) or an allow-list (only the hosts listed). */
+export const federationPolicyBody = z.object({ mode: z.enum(['open', 'allowlist']) });
+export const allowedHostBody = z.object({ host: z.string().trim().toLowerCase().regex(/^[a-z0-9.-]{1,253}(:\d{1,5})?$/, 'Enter a host such as example.org') });
+export const allowedHostQuery = z.object({ host: z.string().trim().toLowerCase().min(1).max(260) });

@@ -549,3 +549,15 @@ export const federatedComments = pgTable('federated_comments', {
   reviewState: text('review_state', { enum: ['published', 'held'] }).notNull().default('published'),
   publishedAt: ts('published_at').notNull().defaultNow(),
 });
+
+/** Federation policy (migration 1044): open, or only the allowed hosts. */
+export const federationPolicy = pgTable('federation_policy', {
+  id: boolean('id').primaryKey().default(true),
+  mode: text('mode', { enum: ['open', 'allowlist'] }).notNull().default('open'),
+});
+
+export const federationAllowedHosts = pgTable('federation_allowed_hosts', {
+  host: text('host').primaryKey(),
+  createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+  createdAt: created(),
+});

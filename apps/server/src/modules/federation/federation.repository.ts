@@ -3,9 +3,11 @@ import { queryRows, type Executor } from '../../db/client.ts';
 import {
   federatedComments,
   federatedVideos,
+  federationAllowedHosts,
   federationBlocks,
   federationHosts,
   federationKeys,
+  federationPolicy,
   inboxSeen,
   remoteActors,
   remoteFollowers,
@@ -337,11 +339,36 @@ export class FederationRepository {
 
   // --- blocks -------------------------------------------------------------------------------
 
-  /** Whether the host, or (when given) the actor, is blocked. */
+  /** Whether the host, or (when given) the actor, is blocked, or the host is not on the allow-list in allow-list mode. */
   async isBlocked(host: string, actorUri?: string): Promise<boolean> {
-    const targets = actorUri ? [host.toLowerCase(), actorUri] : [host.toLowerCase()];
-    const [row] = await this.db.select({ one: sql`1` }).from(federationBlocks).where(inArray(federationBlocks.target, targets)).limit(1);
-    return !!row;
+    const h = host.toLowerCase();
+    const targets = actorUri ? [h, actorUri] : [h];
+    const [row] = await queryRows<{ blocked: boolean }>(
+      this.db,
+      sql`SELECT EXISTS (SELECT 1 FROM federation_blocks WHERE target IN (${sql.join(targets.map((t) => sql`${t}`), sql`, `)}))
+          OR (coalesce((SELECT mode FROM federation_policy), 'open') = 'allowlist'
+              AND NOT EXISTS (SELECT 1 FROM federation_allowed_hosts WHERE host = ${h})) AS blocked`,
+    );
+    return row?.blocked === true;
+  }
+
+  async policy(): Promise<{ mode: 'open' | 'allowlist'; allowedHosts: string[] }> {
+    const [p] = await this.db.select({ mode: federationPolicy.mode }).from(federationPolicy);
+    const hosts = await this.db.select({ host: federationAllowedHosts.host }).from(federationAllowedHosts).orderBy(federationAllowedHosts.host);
+    return { mode: p?.mode ?? 'open', allowedHosts: hosts.map((r) => r.host) };
+  }
+
+  async setMode(mode: 'open' | 'allowlist'): Promise<void> {
+    await this.db.insert(federationPolicy).values({ id: true, mode }).onConflictDoUpdate({ target: federationPolicy.id, set: { mode } });
+  }
+
+  async allowHost(host: string, createdBy: string): Promise<void> {
+    await this.db.insert(federationAllowedHosts).values({ host, createdBy }).onConflictDoNothing();
+  }
+
+  async disallowHost(host: string): Promise<boolean> {
+    const rows = await this.db.delete(federationAllowedHosts).where(eq(federationAllowedHosts.host, host)).returning({ host: federationAllowedHosts.host });
+    return rows.length > 0;
   }
 
   listBlocks() {

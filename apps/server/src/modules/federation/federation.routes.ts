@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { federatedCommentBody, federatedCommentParams, federatedThreadQuery, federationBlockBody, federationBlockQuery, federationMessages, followRemoteBody, pageQuery, rateRemoteBody, remoteActorParams, remoteVideoParams } from '@glimpse/contract';
+import { allowedHostBody, allowedHostQuery, federatedCommentBody, federatedCommentParams, federatedThreadQuery, federationBlockBody, federationBlockQuery, federationMessages, federationPolicyBody, followRemoteBody, pageQuery, rateRemoteBody, remoteActorParams, remoteVideoParams } from '@glimpse/contract';
 import type { AppContext, ModuleOptions } from '../../context.ts';
 import { loginFirst, permissionFirst, requirePermission, requireViewer } from '../../identity/viewer.ts';
 import { ApiError, notFound } from '../../lib/errors.ts';
@@ -178,6 +178,18 @@ export const federationApiRoutes: FastifyPluginAsyncZod<ModuleOptions> = async (
     await federation.unblock(request.query.target);
     return ok(reply, null, 'Unblocked');
   });
+  const configure = permissionFirst('configure');
+  app.get('/admin/federation/policy', { schema: admin, onRequest: configure }, async (_request, reply) => ok(reply, await federation.policy(), 'Policy fetched'));
+  app.put('/admin/federation/policy', { schema: { ...admin, body: federationPolicyBody }, onRequest: configure }, async (request, reply) =>
+    ok(reply, await federation.setMode(request.body.mode), 'Policy updated'),
+  );
+  app.post('/admin/federation/allowed-hosts', { schema: { ...admin, body: allowedHostBody }, onRequest: configure }, async (request, reply) => {
+    const viewer = requirePermission(request, 'configure');
+    return ok(reply, await federation.allowHost(viewer.id, request.body.host), 'Host allowed', 201);
+  });
+  app.delete('/admin/federation/allowed-hosts', { schema: { ...admin, querystring: allowedHostQuery }, onRequest: configure }, async (request, reply) =>
+    ok(reply, await federation.disallowHost(request.query.host), 'Host removed'),
+  );
   app.get('/federation/channels/:actorId', { schema: { ...schema, params: remoteActorParams } }, async (request, reply) => {
     return ok(reply, await federation.remoteChannelPage(request.params.actorId, request.viewer?.id ?? null), 'Remote channel fetched');
   });

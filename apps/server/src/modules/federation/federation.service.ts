@@ -329,6 +329,26 @@ export class FederationService {
     return (await this.blocks()).find((b) => b.target === block.target)!;
   }
 
+  policy() {
+    return this.repo.policy();
+  }
+
+  /** Open, or allow-list: then nothing is delivered to or accepted from a host not on the list (what we kept stays). */
+  async setMode(mode: 'open' | 'allowlist') {
+    await this.repo.setMode(mode);
+    return this.repo.policy();
+  }
+
+  async allowHost(adminId: string, host: string) {
+    await this.repo.allowHost(host, adminId);
+    return this.repo.policy();
+  }
+
+  async disallowHost(host: string) {
+    if (!(await this.repo.disallowHost(host))) throw notFound(m.hostNotAllowed);
+    return this.repo.policy();
+  }
+
   async unblock(target: string): Promise<void> {
     if (!(await this.repo.removeBlock(target.trim()))) throw notFound(m.blockNotFound);
   }

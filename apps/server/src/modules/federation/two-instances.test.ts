@@ -320,9 +320,19 @@ describe('two instances', () => {
       const out = await a.app.inject({ method: 'POST', url: '/api/v1/federation/follows', headers: await bearer(a.ctx, dave), payload: { handle: `@bob@${hostB}` } });
       expect(out.statusCode).toBe(403);
 
-      // Unblocked, the host may follow again.
+      // Unblocked, B is reachable again...
       const unblock = await a.app.inject({ method: 'DELETE', url: `/api/v1/admin/federation/blocks?target=${encodeURIComponent(hostB)}`, headers: adminAuth });
       expect(unblock.statusCode).toBe(200);
+      // ...until A federates with an allow-list only: B is out until listed.
+      const put = (mode: string) => a.app.inject({ method: 'PUT', url: '/api/v1/admin/federation/policy', headers: adminAuth, payload: { mode } });
+      expect((await put('allowlist')).json().data).toEqual({ mode: 'allowlist', allowedHosts: [] });
+      const followB = async () =>
+        a.app.inject({ method: 'POST', url: '/api/v1/federation/follows', headers: await bearer(a.ctx, dave), payload: { handle: `@bob@${hostB}` } });
+      expect((await followB()).statusCode).toBe(403);
+      const allow = await a.app.inject({ method: 'POST', url: '/api/v1/admin/federation/allowed-hosts', headers: adminAuth, payload: { host: hostB } });
+      expect(allow.json().data).toEqual({ mode: 'allowlist', allowedHosts: [hostB] });
+      expect((await followB()).statusCode).toBe(200);
+      await put('open');
     });
   });
 });
