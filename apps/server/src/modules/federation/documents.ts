@@ -44,12 +44,11 @@ export interface ChannelFacts {
 const image = (url: string, mediaType = 'image/jpeg', width = 400, height = 400) => ({ type: 'Image', url, mediaType, width, height });
 const imageType = (url: string) => (url.toLowerCase().endsWith('.png') ? 'image/png' : 'image/jpeg');
 
-/** A channel as a `Group` (PeerTube's channels; Mastodon follows Groups), attributed to its account. */
-export function channelActor(u: FederationUrls, c: ChannelFacts) {
-  const id = u.channel(c.id);
+/** What a channel's `Group` and its account's `Person` share: names, page, inbox and collections, key, icon. */
+function userActor(u: FederationUrls, c: ChannelFacts, type: 'Group' | 'Person', id: string) {
   return {
     '@context': AP_CONTEXT,
-    type: 'Group',
+    type,
     id,
     preferredUsername: c.userName,
     name: c.fullName,
@@ -60,37 +59,27 @@ export function channelActor(u: FederationUrls, c: ChannelFacts) {
     followers: `${id}/followers`,
     following: `${id}/following`,
     endpoints: { sharedInbox: u.sharedInbox() },
-    // PeerTube drops a Group without attributedTo (actor.ts: sanitizeAndCheckActorObject).
-    attributedTo: [{ type: 'Person', id: u.account(c.id) }],
     published: c.createdAt.toISOString(),
-    manuallyApprovesFollowers: false,
-    discoverable: true,
     publicKey: { id: u.keyId(id), owner: id, publicKeyPem: c.publicKeyPem },
     ...(c.avatarUrl ? { icon: [image(c.avatarUrl, imageType(c.avatarUrl))] } : {}),
+  };
+}
+
+/** A channel as a `Group` (PeerTube's channels; Mastodon follows Groups), attributed to its account. */
+export function channelActor(u: FederationUrls, c: ChannelFacts) {
+  return {
+    ...userActor(u, c, 'Group', u.channel(c.id)),
+    // PeerTube drops a Group without attributedTo (actor.ts: sanitizeAndCheckActorObject).
+    attributedTo: [{ type: 'Person', id: u.account(c.id) }],
+    manuallyApprovesFollowers: false,
+    discoverable: true,
     ...(c.coverUrl ? { image: image(c.coverUrl, imageType(c.coverUrl), 1920, 317) } : {}),
   };
 }
 
 /** The account behind a channel, as the `Person` PeerTube expects a Group to be attributed to. */
 export function accountActor(u: FederationUrls, c: ChannelFacts) {
-  const id = u.account(c.id);
-  return {
-    '@context': AP_CONTEXT,
-    type: 'Person',
-    id,
-    preferredUsername: c.userName,
-    name: c.fullName,
-    summary: null,
-    url: [{ type: 'Link', mediaType: 'text/html', href: u.channelPage(c.userName) }],
-    inbox: `${id}/inbox`,
-    outbox: `${id}/outbox`,
-    followers: `${id}/followers`,
-    following: `${id}/following`,
-    endpoints: { sharedInbox: u.sharedInbox() },
-    published: c.createdAt.toISOString(),
-    publicKey: { id: u.keyId(id), owner: id, publicKeyPem: c.publicKeyPem },
-    ...(c.avatarUrl ? { icon: [image(c.avatarUrl, imageType(c.avatarUrl))] } : {}),
-  };
+  return userActor(u, c, 'Person', u.account(c.id));
 }
 
 /** The instance actor (`Application`): signs our GETs, as PeerTube's and Mastodon's do. */
