@@ -89,6 +89,8 @@ export class FederatedComments {
 
   /** A thread: the comments on our video (`videoId` local) or on a remote video we keep. */
   async thread(videoId: string, viewerId: string | null) {
+    // A thread is shown with its video: a remote one we keep, or one of ours the viewer may open.
+    if (!(await this.repo.remoteVideoWithActor(videoId)) && !(await this.repo.videoVisible(videoId, viewerId))) throw notFound(m.videoNotFound);
     const local = await this.repo.listedVideo(videoId);
     const rows = await this.repo.thread(videoId, !!local && local.video.ownerId === viewerId);
     return rows.map(({ comment: c, ...a }) => ({

@@ -19,7 +19,7 @@ import {
   videos,
 } from '../../db/schema.ts';
 import { accountVisibleTo } from '../../policy/content-state.ts';
-import { videoListedTo } from '../../policy/visibility.ts';
+import { videoListedTo, videoVisibleTo } from '../../policy/visibility.ts';
 
 export type RemoteActorRow = typeof remoteActors.$inferSelect;
 export type RemoteActorInput = Omit<typeof remoteActors.$inferInsert, 'createdAt'>;
@@ -103,6 +103,12 @@ export class FederationRepository {
       .innerJoin(users, eq(users.id, videos.ownerId))
       .where(and(eq(videos.id, id), videoListedTo(null)));
     return row;
+  }
+
+  /** Whether the viewer may open the local video (the visibility policy's direct rule). */
+  async videoVisible(id: string, viewerId: string | null): Promise<boolean> {
+    const [row] = await this.db.select({ id: videos.id }).from(videos).where(and(eq(videos.id, id), videoVisibleTo(viewerId)));
+    return !!row;
   }
 
   // --- what we sent -------------------------------------------------------------------------
