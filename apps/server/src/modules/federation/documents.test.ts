@@ -2,7 +2,8 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, createUser, createVideo, expectApiError, type TestContext } from '../../../test/harness.ts';
+import { ConfigError, loadConfig } from '../../config.ts';
+import { createTestApp, createUser, createVideo, expectApiError, TEST_ENV, type TestContext } from '../../../test/harness.ts';
 import { newId } from '../../lib/ids.ts';
 import type { UserRow } from '../users/users.repository.ts';
 import { builtIndex } from '../pages/built-app.fixture.ts';
@@ -204,6 +205,12 @@ describe('remote fetches refuse the local network', () => {
 
   it('public addresses pass', () => {
     for (const address of ['93.184.216.34', '2606:2800:220:1:248:1893:25c8:1946']) expect(isPrivateAddress(address)).toBe(false);
+  });
+
+  it('the test-only setting that lifts the guard is refused in production', () => {
+    const env = { ...TEST_ENV, DATA_DIR: os.tmpdir(), FEDERATION_ALLOW_PRIVATE_ADDRESSES: 'true' };
+    expect(() => loadConfig({ ...env, NODE_ENV: 'production' })).toThrow(ConfigError);
+    expect(loadConfig(env).federation.allowPrivateAddresses).toBe(true);
   });
 
   it('a name resolving to loopback is refused at connect time; only http(s) is fetched', async () => {
