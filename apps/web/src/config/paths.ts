@@ -33,6 +33,7 @@ export const paths = {
     users: { path: 'users', getHref: () => '/admin/users' },
     registrations: { path: 'registrations', getHref: () => '/admin/registrations' },
     watchedWords: { path: 'watched-words', getHref: () => '/admin/watched-words' },
+    federation: { path: 'federation', getHref: () => '/admin/federation' },
     heldTweets: { path: 'held-tweets', getHref: () => '/admin/held-tweets' },
     reports: { path: 'reports', getHref: () => '/admin/reports' },
     log: { path: 'log', getHref: () => '/admin/log' },

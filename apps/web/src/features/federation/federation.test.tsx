@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { isRemoteHandle } from '@/lib/federation.ts';
+import { isRemoteHandle, type FederatedComment } from '@/lib/federation.ts';
 import { session } from '@/lib/session.ts';
 import { ada, signInAs } from '@/test/fixtures.ts';
 import { fakeApi, renderApp } from '@/test/render.tsx';
@@ -81,7 +81,7 @@ describe('following a channel of another server', () => {
 
   it('on a remote video, a user comments (sent to its server) and sees the thread as text', async () => {
     signInAs();
-    let thread = [
+    let thread: FederatedComment[] = [
       { _id: 'c1', uri: 'https://a.example/ap/comments/c1', inReplyTo: 'https://a.example/ap/videos/x', content: '<p>First <b>from A</b></p>', held: false, author: { name: 'Alice A', handle: '@alice@a.example', host: 'a.example' }, publishedAt: '2026-01-01T00:00:00Z' },
     ];
     const calls = fakeApi((url, init) => {
