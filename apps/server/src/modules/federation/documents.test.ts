@@ -3,7 +3,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../config.ts';
-import { createTestApp, createUser, createVideo, expectApiError, TEST_ENV, type TestContext } from '../../../test/harness.ts';
+import { sql } from 'drizzle-orm';
+import { queryRows } from '../../db/client.ts';
+import { EVENTS_QUEUE } from '../../events/events.ts';
+import { createWorker } from '../../worker.ts';
+import { bearer, createTestApp, createUser, createVideo, expectApiError, memoryLog, multipartBody, TEST_ENV, type TestContext } from '../../../test/harness.ts';
+import { DELIVER_QUEUE } from './delivery.ts';
+import { FederationRepository } from './federation.repository.ts';
 import { newId } from '../../lib/ids.ts';
 import type { UserRow } from '../users/users.repository.ts';
 import { builtIndex } from '../pages/built-app.fixture.ts';
@@ -237,5 +243,47 @@ describe('inbox bounds', () => {
     } finally {
       await limited.close();
     }
+  });
+});
+
+describe('tweets', () => {
+  it("go to the channel's remote followers as a Note, served at its id (Public, from the channel)", async () => {
+    const repo = new FederationRepository(t.ctx.db);
+    const actor = await repo.upsertRemoteActor({
+      id: newId(),
+      uri: 'https://remote.example/users/fan',
+      host: 'remote.example',
+      type: 'Person',
+      preferredUsername: 'fan',
+      name: 'Fan',
+      inbox: 'https://remote.example/users/fan/inbox',
+      sharedInbox: 'https://remote.example/inbox',
+      publicKeyId: 'https://remote.example/users/fan#main-key',
+      publicKeyPem: '-----BEGIN PUBLIC KEY-----\nx\n-----END PUBLIC KEY-----',
+    });
+    await repo.addFollower(alice.id, actor.id, 'https://remote.example/follows/1');
+    const form = multipartBody({ content: 'Hello <world>\nsecond line' });
+    const res = await t.app.inject({ method: 'POST', url: '/api/v1/tweets', headers: { ...(await bearer(t.ctx, alice)), ...form.headers }, payload: form.payload });
+    expect(res.statusCode).toBe(201);
+    const tweetId = res.json().data._id as string;
+    // The event's fan-out only (the delivery itself would go to remote.example).
+    const worker = createWorker(t.ctx, memoryLog());
+    while (await worker.runOnce([EVENTS_QUEUE]));
+    const [job] = await queryRows<{ payload: { inbox: string; activity: { type: string; object: Record<string, unknown> } } }>(
+      t.ctx.db,
+      sql`SELECT payload FROM jobs WHERE queue = ${DELIVER_QUEUE}`,
+    );
+    expect(job!.payload.inbox).toBe('https://remote.example/inbox');
+    expect(job!.payload.activity.type).toBe('Create');
+    const note = (await get(`/ap/tweets/${tweetId}`)).json();
+    expect(job!.payload.activity.object).toEqual(Object.fromEntries(Object.entries(note).filter(([k]) => k !== '@context')));
+    expect(note).toMatchObject({
+      type: 'Note',
+      id: `${BASE}/ap/tweets/${tweetId}`,
+      url: `${BASE}/tweet/${tweetId}`,
+      attributedTo: `${BASE}/ap/channels/${alice.id}`,
+      content: '<p>Hello &lt;world&gt;<br>second line</p>',
+      to: ['https://www.w3.org/ns/activitystreams#Public'],
+    });
   });
 });

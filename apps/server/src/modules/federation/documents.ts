@@ -26,6 +26,8 @@ export class FederationUrls {
   sharedInbox = () => `${this.base}/ap/inbox`;
   video = (videoId: string) => `${this.base}/ap/videos/${videoId}`;
   activity = (kind: string, id: string) => `${this.base}/ap/activities/${kind}/${id}`;
+  tweet = (tweetId: string) => `${this.base}/ap/tweets/${tweetId}`;
+  tweetPage = (tweetId: string) => `${this.base}/tweet/${tweetId}`;
   channelPage = (userName: string) => `${this.base}/channel/@${encodeURIComponent(userName)}`;
   videoPage = (videoId: string) => `${this.base}/video/${videoId}`;
   keyId = (actorUri: string) => `${actorUri}#main-key`;
@@ -217,5 +219,25 @@ export function noteObject(u: FederationUrls, n: NoteFacts) {
     published: n.publishedAt.toISOString(),
     to: [AS_PUBLIC],
     cc: n.cc,
+  };
+}
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+/** Plain text written here as the HTML a Note carries: escaped, paragraphs and line breaks kept. */
+export const textToHtml = (text: string): string => `<p>${escapeHtml(text).replace(/\n/g, '<br>')}</p>`;
+
+/** A tweet as a `Note` from its channel, to Public and the channel's followers (Mastodon shows it as a post). */
+export function tweetNote(u: FederationUrls, t: { id: string; ownerId: string; content: string; createdAt: Date }) {
+  const channel = u.channel(t.ownerId);
+  return {
+    type: 'Note',
+    id: u.tweet(t.id),
+    url: u.tweetPage(t.id),
+    attributedTo: channel,
+    content: textToHtml(t.content),
+    mediaType: 'text/html',
+    published: t.createdAt.toISOString(),
+    to: [AS_PUBLIC],
+    cc: [`${channel}/followers`],
   };
 }

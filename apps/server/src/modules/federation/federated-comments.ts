@@ -4,16 +4,13 @@ import { badRequest, forbidden, notFound } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { WatchedWordsService } from '../watched-words/watched-words.service.ts';
 import { enqueueDeliveries } from './delivery.ts';
-import { activity, AS_PUBLIC, FederationUrls, noteObject } from './documents.ts';
+import { activity, AS_PUBLIC, FederationUrls, noteObject, textToHtml } from './documents.ts';
 import { FederationRepository, type RemoteActorRow } from './federation.repository.ts';
 import { httpUrl, idOf, sanitiseHtml } from './incoming.ts';
 
 const MAX_COMMENT = 5000;
 
 
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-/** A local comment's text as the HTML a Note carries: escaped, line breaks kept. */
-const toHtml = (text: string) => `<p>${escapeHtml(text).replace(/\n/g, '<br>')}</p>`;
 
 /**
  * Comments across servers (issue #35): our users comment on remote videos and reply in threads;
@@ -68,7 +65,7 @@ export class FederatedComments {
   ) {
     const id = newId();
     const uri = `${this.urls.base}/ap/comments/${id}`;
-    const content = toHtml(text);
+    const content = textToHtml(text);
     const note = noteObject(this.urls, {
       uri,
       authorUserId: userId,
@@ -131,8 +128,10 @@ export class FederatedComments {
     watched: (content: string) => boolean,
   ): Promise<'stored' | 'held' | 'ignored' | null> {
     const id = httpUrl(object.id);
+    if (!id || id.host !== actor.host) return null;
+    // A post that answers nothing (a channel's message, a Mastodon status) is not a comment: not kept.
     const inReplyTo = httpUrl(idOf(object.inReplyTo));
-    if (!id || id.host !== actor.host || !inReplyTo) return null;
+    if (!inReplyTo) return 'ignored';
     if (idOf(object.attributedTo) !== actor.uri) return null;
     // PeerTube accepts public comments only; so do we.
     const audience = [object.to, object.cc].flat().filter((x): x is string => typeof x === 'string');

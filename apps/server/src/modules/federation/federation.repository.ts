@@ -15,11 +15,12 @@ import {
   remoteVideoRates,
   remoteVideos,
   remoteVideoUserRates,
+  tweets,
   users,
   videos,
 } from '../../db/schema.ts';
 import { accountVisibleTo } from '../../policy/content-state.ts';
-import { videoListedTo, videoVisibleTo } from '../../policy/visibility.ts';
+import { tweetShownTo, videoListedTo, videoVisibleTo } from '../../policy/visibility.ts';
 
 export type RemoteActorRow = typeof remoteActors.$inferSelect;
 export type RemoteActorInput = Omit<typeof remoteActors.$inferInsert, 'createdAt'>;
@@ -109,6 +110,15 @@ export class FederationRepository {
   async videoVisible(id: string, viewerId: string | null): Promise<boolean> {
     const [row] = await this.db.select({ id: videos.id }).from(videos).where(and(eq(videos.id, id), videoVisibleTo(viewerId)));
     return !!row;
+  }
+
+  /** A tweet anyone may see (published, not taken down, its author in good standing). */
+  async shownTweet(id: string) {
+    const [row] = await this.db
+      .select({ id: tweets.id, ownerId: tweets.ownerId, content: tweets.content, createdAt: tweets.createdAt })
+      .from(tweets)
+      .where(and(eq(tweets.id, id), tweetShownTo(null, false)));
+    return row;
   }
 
   // --- what we sent -------------------------------------------------------------------------

@@ -83,6 +83,10 @@ export const federationRoutes: FastifyPluginAsyncZod<ModuleOptions> = async (app
   app.get('/ap/channels/:id/outbox', { schema: { tags, params: idParams } }, async (request, reply) => sendAp(reply, await federation.outbox(request.params.id)));
   app.get('/ap/channels/:id/followers', { schema: { tags, params: idParams } }, async (request, reply) => sendAp(reply, await federation.followers(request.params.id)));
   app.get('/ap/channels/:id/following', { schema: { tags, params: idParams } }, async (request, reply) => sendAp(reply, await federation.following(request.params.id)));
+  app.get('/ap/tweets/:id', { schema: { tags, params: idParams } }, async (request, reply) => {
+    const doc = await federation.tweetDocument(request.params.id);
+    return sendAp(reply, doc && withContext(doc));
+  });
   app.get('/ap/comments/:id', { schema: { tags, params: idParams } }, async (request, reply) => {
     const doc = await comments.noteDocument(request.params.id);
     return sendAp(reply, doc && withContext(doc));

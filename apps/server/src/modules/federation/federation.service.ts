@@ -13,6 +13,7 @@ import {
   FederationUrls,
   instanceActor,
   nodeinfo,
+  tweetNote,
   videoObject,
   webfinger,
   type ChannelFacts,
@@ -126,6 +127,11 @@ export class FederationService {
       thumbnailUrl: this.absolute(file(v.thumbnailKey)),
       hlsUrl: this.absolute(file(v.hlsKey)),
     });
+  }
+
+  async tweetDocument(tweetId: string) {
+    const tweet = await this.repo.shownTweet(tweetId);
+    return tweet ? tweetNote(this.urls, tweet) : null;
   }
 
   async outbox(userId: string) {
