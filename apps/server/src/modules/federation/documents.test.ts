@@ -213,6 +213,14 @@ describe('remote fetches refuse the local network', () => {
     for (const address of ['93.184.216.34', '2606:2800:220:1:248:1893:25c8:1946']) expect(isPrivateAddress(address)).toBe(false);
   });
 
+  it('following a channel on a loopback or private address is refused (502, nothing stored) without the test setting', async () => {
+    for (const handle of ['@someone@127.0.0.1:9', 'http://10.0.0.1/actors/1', '@someone@localhost:9']) {
+      const res = await t.app.inject({ method: 'POST', url: '/api/v1/federation/follows', headers: await bearer(t.ctx, alice), payload: { handle } });
+      expectApiError(res, 502, 'The remote server could not be reached');
+    }
+    expect(await queryRows(t.ctx.db, sql`SELECT 1 FROM remote_actors WHERE host IN ('127.0.0.1:9', '10.0.0.1', 'localhost:9')`)).toEqual([]);
+  });
+
   it('the test-only setting that lifts the guard is refused in production', () => {
     const env = { ...TEST_ENV, DATA_DIR: os.tmpdir(), FEDERATION_ALLOW_PRIVATE_ADDRESSES: 'true' };
     expect(() => loadConfig({ ...env, NODE_ENV: 'production' })).toThrow(ConfigError);

@@ -219,8 +219,10 @@ export class FederationService {
     try {
       return await work();
     } catch (err) {
-      if (err instanceof ApiError) throw err;
-      throw unreachable();
+      // The other server's failure (refused address, timeout, DNS, bad answer) is a 502; ours stays a 500.
+      const network = err instanceof RemoteFetchError || (err instanceof Error && 'code' in err && typeof err.code === 'string' && /^(E[A-Z]+|ERR_)/.test(err.code));
+      if (network) throw unreachable();
+      throw err;
     }
   }
 
