@@ -17,7 +17,7 @@ const MODULES = [
   'instance', 'watched-words', 'media-links', 'quota', 'users', 'channel-blocks', 'videos', 'captions', 'history',
   'likes', 'tweets', 'comments', 'feeds', 'playlists', 'subscriptions', 'analytics', 'dashboard', 'embeds',
   'transcode', 'uploads', 'notifications', 'moderation', 'registrations', 'auth', 'accounts', 'admin',
-  'media-access', 'pages', 'system',
+  'media-access', 'pages', 'system', 'federation',
 ];
 
 /** Composition roots, lowest first: the only places that know every module (HTTP app, worker, CLI and what only it uses). */

@@ -8,13 +8,14 @@ import { NotificationsRepository } from '../src/modules/notifications/notificati
 import { UnsubscribeTokens } from '../src/modules/notifications/unsubscribe-token.ts';
 import { newId } from '../src/lib/ids.ts';
 import { EventsRepository } from '../src/events/events.repository.ts';
+import { FederationRepository } from '../src/modules/federation/federation.repository.ts';
 
 /**
  * Every write endpoint x {anonymous, another user, moderator, admin, owner}, and every staff route
  * (under /admin and /moderation, any method) x {anonymous, user, moderator, admin}. The cases are
  * keyed by the route table, so a route added without a case here fails the first test.
  */
-type Method = 'POST' | 'PATCH' | 'DELETE';
+type Method = 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 interface Req {
   url: string;
   body?: object | FormData;
@@ -84,7 +85,54 @@ async function newPlaylist(by: UserRow, videoId?: string) {
   return res.body.data.playlist._id as string;
 }
 
+/** A remote actor stored as if fetched just now (no network: a fresh stored actor is not fetched again). */
+let remotes = 0;
+async function remoteActor() {
+  const n = ++remotes;
+  return new FederationRepository(t.ctx.db).upsertRemoteActor({
+    id: newId(),
+    uri: `https://remote${n}.example/actors/${n}`,
+    host: `remote${n}.example`,
+    type: 'Group',
+    preferredUsername: `chan${n}`,
+    name: `Channel ${n}`,
+    inbox: `https://remote${n}.example/actors/${n}/inbox`,
+    publicKeyId: `https://remote${n}.example/actors/${n}#main-key`,
+    publicKeyPem: '-----BEGIN PUBLIC KEY-----\nx\n-----END PUBLIC KEY-----',
+  });
+}
+async function remoteVideo() {
+  const actor = await remoteActor();
+  const id = newId();
+  const uri = `https://${actor.host}/videos/${id}`;
+  await new FederationRepository(t.ctx.db).upsertRemoteVideo({ id, uri, actorId: actor.id, name: 'Remote', pageUrl: uri, publishedAt: new Date(), updatedAt: new Date() });
+  return { id, uri, actor };
+}
+
 const cases: Record<string, Case> = {
+  // Federation (issue #35): each acts on the caller's own follows, ratings and comments.
+  'POST /api/v1/federation/follows': { build: async () => ({ url: '/federation/follows', body: { handle: (await remoteActor()).uri } }), other: null, owner: 200 },
+  'DELETE /api/v1/federation/follows/:actorId': {
+    build: async (o) => {
+      const actor = await remoteActor();
+      await new FederationRepository(t.ctx.db).follow(o.id, actor.id, `https://glimpse.test/ap/activities/follow/${newId()}`);
+      return { url: `/federation/follows/${actor.id}` };
+    },
+    other: null,
+    owner: 200,
+  },
+  'POST /api/v1/federation/videos/:videoId/rate': { build: async () => ({ url: `/federation/videos/${(await remoteVideo()).id}/rate`, body: { rating: 'like' } }), other: null, owner: 200 },
+  'POST /api/v1/federation/videos/:videoId/comments': { build: async () => ({ url: `/federation/videos/${(await remoteVideo()).id}/comments`, body: { content: 'Hi' } }), other: null, owner: 201 },
+  'POST /api/v1/federation/comments/:commentId/replies': {
+    build: async () => {
+      const video = await remoteVideo();
+      const id = newId();
+      await new FederationRepository(t.ctx.db).insertComment({ id, uri: `${video.uri}/comments/1`, remoteVideoId: video.id, authorActorId: video.actor.id, inReplyTo: video.uri, content: '<p>Hi</p>' });
+      return { url: `/federation/comments/${id}/replies`, body: { content: 'Hello back' } };
+    },
+    other: null,
+    owner: 201,
+  },
   'POST /api/v1/tweets': { build: async () => ({ url: '/tweets', body: form({ content: 'hello' }) }), other: null, owner: 201 },
   'PATCH /api/v1/tweets/:tweetId': {
     build: async (o) => ({ url: `/tweets/${(await createTweet(t.ctx, o)).id}`, body: form({ content: 'edited' }) }),
@@ -266,7 +314,32 @@ const cases: Record<string, Case> = {
 let words = 0;
 const heldTweet = async () => (await createTweet(t.ctx, commenter, { reviewState: 'held' })).id;
 
+let fedHosts = 0;
 const staffCases: Record<string, StaffCase> = {
+  // Federation policy (issue #35): admins only.
+  'GET /api/v1/admin/federation/blocks': { build: async () => ({ url: '/admin/federation/blocks' }), moderator: 403, admin: 200 },
+  'POST /api/v1/admin/federation/blocks': { build: async () => ({ url: '/admin/federation/blocks', body: { target: `blocked${++fedHosts}.example` } }), moderator: 403, admin: 201 },
+  'DELETE /api/v1/admin/federation/blocks': {
+    build: async () => {
+      const host = `unblock${++fedHosts}.example`;
+      await new FederationRepository(t.ctx.db).addBlock(host, 'host', owner.id);
+      return { url: `/admin/federation/blocks?target=${host}` };
+    },
+    moderator: 403,
+    admin: 200,
+  },
+  'GET /api/v1/admin/federation/policy': { build: async () => ({ url: '/admin/federation/policy' }), moderator: 403, admin: 200 },
+  'PUT /api/v1/admin/federation/policy': { build: async () => ({ url: '/admin/federation/policy', body: { mode: 'open' } }), moderator: 403, admin: 200 },
+  'POST /api/v1/admin/federation/allowed-hosts': { build: async () => ({ url: '/admin/federation/allowed-hosts', body: { host: `friend${++fedHosts}.example` } }), moderator: 403, admin: 201 },
+  'DELETE /api/v1/admin/federation/allowed-hosts': {
+    build: async () => {
+      const host = `friend${++fedHosts}.example`;
+      await new FederationRepository(t.ctx.db).allowHost(host, owner.id);
+      return { url: `/admin/federation/allowed-hosts?host=${host}` };
+    },
+    moderator: 403,
+    admin: 200,
+  },
   'GET /api/v1/admin/watched-words': { build: async () => ({ url: '/admin/watched-words' }), moderator: 403, admin: 200 },
   'POST /api/v1/admin/watched-words': { build: async () => ({ url: '/admin/watched-words', body: { word: `word${++words}` } }), moderator: 403, admin: 201 },
   'DELETE /api/v1/admin/watched-words/:id': {

@@ -150,6 +150,12 @@ const fileRoutes = ['GET /api/v1/videos/:id/original', 'GET /api/v1/videos/video
 /** GET routes that carry no video at all, each with the reason. */
 const videoFree: Record<string, string> = {
   'GET /api/v1/health': 'liveness only',
+  'GET /api/v1/federation/feed': "metadata of other servers' videos the caller follows: no video of this server",
+  'GET /api/v1/federation/channels/:actorId': "another server's channel and its videos' metadata: no video of this server",
+  'GET /api/v1/federation/videos/:videoId': "another server's video (metadata): no video of this server",
+  'GET /api/v1/federation/comments': 'comments only, refused (404) unless the viewer may open the video (federation two-instance and documents tests)',
+  'GET /api/v1/admin/federation/blocks': 'blocked hosts and remote accounts, admins only (authorization.test.ts)',
+  'GET /api/v1/admin/federation/policy': 'federation mode and allowed hosts, admins only (authorization.test.ts)',
   'GET /api/v1/config': 'public limits and flags',
   'GET /api/v1/admin/settings': 'instance settings, admins only (authorization.test.ts)',
   'GET /api/v1/admin/overview': 'staff only (authorization.test.ts): counts and failed videos for moderators',

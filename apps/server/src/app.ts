@@ -51,6 +51,8 @@ import { feedsRoutes } from './modules/feeds/feeds.routes.ts';
 import { embedsRoutes } from './modules/embeds/embeds.routes.ts';
 import { analyticsRoutes } from './modules/analytics/analytics.routes.ts';
 import { webPages } from './modules/pages/pages.routes.ts';
+import { activityPubPages, federationApiRoutes, federationRoutes } from './modules/federation/federation.routes.ts';
+import { remoteMediaOrigins } from './modules/federation/media-origins.ts';
 import { databaseRateLimitStore } from './lib/rate-limit-store.ts';
 import { tooManyRequestsMessage } from './lib/errors.ts';
 
@@ -77,15 +79,17 @@ export interface BuildOptions {
 const scriptHash = (script: string) => `'sha256-${createHash('sha256').update(script).digest('base64')}'`;
 
 /** helmet's options: for every answer, those of the router's refusals included (see routerErrorHandler). */
-function securityHeadersFor(config: Config) {
+function securityHeadersFor(config: Config, remoteMedia: () => string[]) {
   const s3 = config.s3?.publicUrl ? [config.s3.publicUrl] : [];
+  // Remote videos play from their origin (ARCHITECTURE §14): the origins of the followed channels' media.
+  const remote = () => remoteMedia().join(' ') || "'self'";
   return {
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
-        imgSrc: ["'self'", 'data:', 'blob:', ...s3],
-        mediaSrc: ["'self'", 'blob:', ...s3],
-        connectSrc: ["'self'", ...s3],
+        imgSrc: ["'self'", 'data:', 'blob:', ...s3, remote],
+        mediaSrc: ["'self'", 'blob:', ...s3, remote],
+        connectSrc: ["'self'", ...s3, remote],
         workerSrc: ["'self'", 'blob:'],
         styleSrc: ["'self'", "'unsafe-inline'"],
         // The inline scripts, each allowed by its hash: the theme before first paint (index.html) and
@@ -100,7 +104,8 @@ function securityHeadersFor(config: Config) {
 
 /** external plugins -> app plugins -> modules */
 export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promise<FastifyInstance> {
-  const securityHeaders = securityHeadersFor(ctx.config);
+  const remoteOrigins = remoteMediaOrigins(ctx.db);
+  const securityHeaders = securityHeadersFor(ctx.config, () => (ctx.config.federation.enabled ? remoteOrigins.list() : []));
   const app = Fastify({
     logger: opts.logger ?? false,
     frameworkErrors: routerErrorHandler(securityHeaders),
@@ -176,6 +181,8 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   await app.register(feedsRoutes, { prefix: API_PREFIX, ctx });
   await app.register(embedsRoutes, { prefix: API_PREFIX, ctx });
   await app.register(analyticsRoutes, { prefix: API_PREFIX, ctx });
+  await app.register(federationApiRoutes, { prefix: API_PREFIX, ctx });
+  await app.register(federationRoutes, { ctx });
 
   await app.register(mediaAccessRoutes, { ctx });
   const webDist = ctx.config.webDist;
@@ -196,8 +203,11 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     });
   }
 
-  app.setNotFoundHandler((request, reply) => {
+  const activityPub = activityPubPages(ctx);
+  app.setNotFoundHandler(async (request, reply) => {
     const url = request.url;
+    // An ActivityPub client asking for a channel or video page gets its JSON-LD (content negotiation).
+    if (await activityPub(request, reply)) return reply;
     const isApi = url.startsWith('/api') || url.startsWith('/media/');
     if (!isApi && web.hasWeb && (request.method === 'GET' || request.method === 'HEAD')) return web.sendApp(request, reply);
     return reply.code(404).send(errorBody(404, `Route ${request.method} ${url.split('?')[0]} not found`));

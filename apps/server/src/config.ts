@@ -109,6 +109,14 @@ const envSchema = z.object({
   ANALYTICS_BATCH_ROWS: z.coerce.number().int().min(1).max(5000).default(500),
   /** How long a heartbeat may use what it read about a video (its visibility included); 0 reads it every time. */
   ANALYTICS_VIDEO_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
+  /** ActivityPub (ADR 023): off answers no WebFinger, actor or inbox request and delivers nothing. */
+  FEDERATION_ENABLED: bool.default(true),
+  /** Test only: lets remote fetches and deliveries reach loopback/private addresses (refused in production). */
+  FEDERATION_ALLOW_PRIVATE_ADDRESSES: bool.default(false),
+  /** Deliveries in flight to one host from one worker; more wait in the queue. */
+  FEDERATION_HOST_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+  /** Incoming activities accepted per remote host per minute. */
+  FEDERATION_INBOX_PER_MINUTE: z.coerce.number().int().min(1).default(600),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -168,6 +176,7 @@ export interface Config {
   demo: boolean;
   adminEmail?: string;
   analytics: { rawDays: number; batchRows: number; videoCacheMs: number };
+  federation: { enabled: boolean; allowPrivateAddresses: boolean; hostConcurrency: number; inboxPerMinute: number };
 }
 
 export class ConfigError extends Error {
@@ -220,6 +229,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
     throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
   }
   const e = parsed.data;
+  if (e.FEDERATION_ALLOW_PRIVATE_ADDRESSES && e.NODE_ENV === 'production')
+    throw new ConfigError(['FEDERATION_ALLOW_PRIVATE_ADDRESSES: only for tests, never in production (it opens remote fetches to the local network)']);
   const dataDir = path.resolve(e.DATA_DIR);
   const config: Config = {
     env: e.NODE_ENV,
@@ -283,6 +294,12 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
     demo: e.DEMO,
     adminEmail: e.ADMIN_EMAIL,
     analytics: { rawDays: e.ANALYTICS_RAW_DAYS, batchRows: e.ANALYTICS_BATCH_ROWS, videoCacheMs: e.ANALYTICS_VIDEO_CACHE_MS },
+    federation: {
+      enabled: e.FEDERATION_ENABLED,
+      allowPrivateAddresses: e.FEDERATION_ALLOW_PRIVATE_ADDRESSES,
+      hostConcurrency: e.FEDERATION_HOST_CONCURRENCY,
+      inboxPerMinute: e.FEDERATION_INBOX_PER_MINUTE,
+    },
   };
   return { ...config, ...overrides };
 }

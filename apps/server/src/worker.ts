@@ -5,6 +5,8 @@ import { RateLimitsRepository } from './lib/rate-limits.repository.ts';
 import { accountsJobs } from './modules/accounts/accounts.jobs.ts';
 import { analyticsJobs } from './modules/analytics/analytics.jobs.ts';
 import { authJobs } from './modules/auth/auth.jobs.ts';
+import { federationEvents } from './modules/federation/federation-events.ts';
+import { federationJobs } from './modules/federation/federation.jobs.ts';
 import { moderationJobs } from './modules/moderation/moderation.jobs.ts';
 import { notificationEvents } from './modules/notifications/notification-events.ts';
 import { notificationsJobs } from './modules/notifications/notifications.jobs.ts';
@@ -26,7 +28,7 @@ export interface CreateWorkerOptions extends Partial<WorkerOptions> {
 export function workerJobs(ctx: AppContext): JobModule[] {
   const rateLimits = new RateLimitsRepository(ctx.db);
   return [
-    eventJobs(ctx.db, [notificationEvents(ctx)]),
+    eventJobs(ctx.db, [notificationEvents(ctx), federationEvents(ctx)]),
     transcodeJobs(ctx),
     uploadsJobs(ctx),
     videosJobs(ctx),
@@ -37,6 +39,7 @@ export function workerJobs(ctx: AppContext): JobModule[] {
     moderationJobs(ctx),
     notificationsJobs(ctx),
     analyticsJobs(ctx),
+    federationJobs(ctx),
   ];
 }
 

@@ -14,7 +14,7 @@ export interface Answer {
 /** One API call under /api/v1, as `as` (or anonymous); `body` is sent as JSON, a FormData as multipart. */
 export async function call(
   t: TestContext,
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE',
   url: string,
   opts: { as?: Pick<UserRow, 'id' | 'userName'>; body?: object | FormData } = {},
 ): Promise<Answer> {

@@ -397,3 +397,167 @@ export const feedTokens = pgTable('feed_tokens', {
   tokenHash: text('token_hash').notNull().unique(),
   createdAt: created(),
 });
+
+/** Federation (migration 1040, ADR 023): local actors' keys, remote actors, follows both ways, remote videos. */
+export const federationKeys = pgTable('federation_keys', {
+  id: text('id').primaryKey(),
+  userId: uuid('user_id')
+    .unique()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  publicKeyPem: text('public_key_pem').notNull(),
+  privateKeyPem: text('private_key_pem').notNull(),
+  createdAt: created(),
+});
+
+export const remoteActors = pgTable('remote_actors', {
+  id: uuid('id').primaryKey(),
+  uri: text('uri').notNull().unique(),
+  host: text('host').notNull(),
+  type: text('type').notNull(),
+  preferredUsername: text('preferred_username').notNull(),
+  name: text('name').notNull(),
+  summary: text('summary').notNull().default(''),
+  url: text('url'),
+  iconUrl: text('icon_url'),
+  inbox: text('inbox').notNull(),
+  sharedInbox: text('shared_inbox'),
+  publicKeyId: text('public_key_id').notNull(),
+  publicKeyPem: text('public_key_pem').notNull(),
+  fetchedAt: ts('fetched_at').notNull().defaultNow(),
+  createdAt: created(),
+});
+
+export const remoteFollowers = pgTable(
+  'remote_followers',
+  {
+    channelId: uuid('channel_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    actorId: uuid('actor_id')
+      .notNull()
+      .references(() => remoteActors.id, { onDelete: 'cascade' }),
+    followId: text('follow_id').notNull(),
+    createdAt: created(),
+  },
+  (t) => [primaryKey({ columns: [t.channelId, t.actorId] })],
+);
+
+export const remoteFollows = pgTable(
+  'remote_follows',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    actorId: uuid('actor_id')
+      .notNull()
+      .references(() => remoteActors.id, { onDelete: 'cascade' }),
+    followId: text('follow_id').notNull().unique(),
+    state: text('state', { enum: ['pending', 'accepted'] }).notNull().default('pending'),
+    createdAt: created(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.actorId] })],
+);
+
+export const remoteVideos = pgTable('remote_videos', {
+  id: uuid('id').primaryKey(),
+  uri: text('uri').notNull().unique(),
+  actorId: uuid('actor_id')
+    .notNull()
+    .references(() => remoteActors.id, { onDelete: 'cascade' }),
+  name: text('name').notNull(),
+  content: text('content').notNull().default(''),
+  duration: doublePrecision('duration').notNull().default(0),
+  pageUrl: text('page_url').notNull(),
+  thumbnailUrl: text('thumbnail_url'),
+  hlsUrl: text('hls_url'),
+  mp4Url: text('mp4_url'),
+  publishedAt: ts('published_at').notNull(),
+  updatedAt: ts('updated_at').notNull(),
+  receivedAt: ts('received_at').notNull().defaultNow(),
+});
+
+export const federatedVideos = pgTable('federated_videos', {
+  videoId: uuid('video_id').primaryKey(),
+  ownerId: uuid('owner_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  sentAt: ts('sent_at').notNull().defaultNow(),
+});
+
+export const inboxSeen = pgTable('inbox_seen', {
+  activityId: text('activity_id').primaryKey(),
+  receivedAt: ts('received_at').notNull().defaultNow(),
+});
+
+export const federationHosts = pgTable('federation_hosts', {
+  host: text('host').primaryKey(),
+  failures: integer('failures').notNull().default(0),
+  pausedUntil: ts('paused_until'),
+});
+
+/** Federation blocks (migration 1041): a remote host, or one remote actor by its URI. */
+export const federationBlocks = pgTable('federation_blocks', {
+  target: text('target').primaryKey(),
+  kind: text('kind', { enum: ['host', 'actor'] }).notNull(),
+  createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+  createdAt: created(),
+});
+
+/** Likes and dislikes across servers (migration 1042): remote actors' of our videos, our users' of remote videos. */
+export const remoteVideoRates = pgTable(
+  'remote_video_rates',
+  {
+    videoId: uuid('video_id')
+      .notNull()
+      .references(() => videos.id, { onDelete: 'cascade' }),
+    actorId: uuid('actor_id')
+      .notNull()
+      .references(() => remoteActors.id, { onDelete: 'cascade' }),
+    value: smallint('value').notNull(),
+    activityId: text('activity_id').notNull(),
+    createdAt: created(),
+  },
+  (t) => [primaryKey({ columns: [t.videoId, t.actorId] })],
+);
+
+export const remoteVideoUserRates = pgTable(
+  'remote_video_user_rates',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    remoteVideoId: uuid('remote_video_id')
+      .notNull()
+      .references(() => remoteVideos.id, { onDelete: 'cascade' }),
+    value: smallint('value').notNull(),
+    activityId: text('activity_id').notNull(),
+    createdAt: created(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.remoteVideoId] })],
+);
+
+/** Comments across servers (migration 1043): Notes on our videos or on remote videos, by local users or remote actors. */
+export const federatedComments = pgTable('federated_comments', {
+  id: uuid('id').primaryKey(),
+  uri: text('uri').notNull().unique(),
+  localVideoId: uuid('local_video_id').references(() => videos.id, { onDelete: 'cascade' }),
+  remoteVideoId: uuid('remote_video_id').references(() => remoteVideos.id, { onDelete: 'cascade' }),
+  authorUserId: uuid('author_user_id').references(() => users.id, { onDelete: 'cascade' }),
+  authorActorId: uuid('author_actor_id').references(() => remoteActors.id, { onDelete: 'cascade' }),
+  inReplyTo: text('in_reply_to').notNull(),
+  content: text('content').notNull(),
+  reviewState: text('review_state', { enum: ['published', 'held'] }).notNull().default('published'),
+  publishedAt: ts('published_at').notNull().defaultNow(),
+});
+
+/** Federation policy (migration 1044): open, or only the allowed hosts. */
+export const federationPolicy = pgTable('federation_policy', {
+  id: boolean('id').primaryKey().default(true),
+  mode: text('mode', { enum: ['open', 'allowlist'] }).notNull().default('open'),
+});
+
+export const federationAllowedHosts = pgTable('federation_allowed_hosts', {
+  host: text('host').primaryKey(),
+  createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+  createdAt: created(),
+});

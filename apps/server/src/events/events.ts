@@ -17,6 +17,8 @@ export const EVENTS_QUEUE = 'notification-fanout';
  */
 export type DomainEvent =
   | { kind: 'videoPublished'; actorId: string; videoId: string }
+  /** Anything others may mirror changed: details, privacy, take-down or restore, deletion (federation, ADR 023). */
+  | { kind: 'videoChanged'; actorId: string; videoId: string }
   | { kind: 'commentPublished'; actorId: string; commentId: string }
   | { kind: 'tweetPublished'; actorId: string; tweetId: string }
   | { kind: 'subscribed'; actorId: string; channelId: string }

@@ -67,6 +67,10 @@ const open: Record<string, Case> = {
   },
   // The signed token is the authority (mail clients POST without a login); a bad one is refused the same for everyone.
   'POST /api/v1/notifications/unsubscribe': { url: () => '/notifications/unsubscribe?token=v1.not-a-token' },
+  // Federation (issue #35): remote channels, videos and comments anyone may read.
+  'GET /api/v1/federation/channels/:actorId': { url: (s) => `/federation/channels/${s.video}` },
+  'GET /api/v1/federation/videos/:videoId': { url: (s) => `/federation/videos/${s.video}` },
+  'GET /api/v1/federation/comments': { url: (s) => `/federation/comments?video=${s.video}` },
 };
 
 /** Calls that need a login, each with input valid enough that only the login is missing. */
@@ -161,6 +165,20 @@ const loginOnly: Record<string, Case> = {
   'GET /api/v1/analytics/channel.csv': { url: () => '/analytics/channel.csv' },
   'GET /api/v1/analytics/videos/:id': { url: (s) => `/analytics/videos/${s.video}` },
   'GET /api/v1/analytics/videos/:id.csv': { url: (s) => `/analytics/videos/${s.video}.csv` },
+  // Federation admin (issue #35): 401 for visitors like any login-only call, 403 for non-admins.
+  'GET /api/v1/admin/federation/blocks': { url: () => '/admin/federation/blocks' },
+  'POST /api/v1/admin/federation/blocks': { url: () => '/admin/federation/blocks', body: () => ({ target: 'bad.example' }) },
+  'DELETE /api/v1/admin/federation/blocks': { url: () => '/admin/federation/blocks?target=bad.example' },
+  'GET /api/v1/admin/federation/policy': { url: () => '/admin/federation/policy' },
+  'PUT /api/v1/admin/federation/policy': { url: () => '/admin/federation/policy', body: () => ({ mode: 'allowlist' }) },
+  'POST /api/v1/admin/federation/allowed-hosts': { url: () => '/admin/federation/allowed-hosts', body: () => ({ host: 'friend.example' }) },
+  'DELETE /api/v1/admin/federation/allowed-hosts': { url: () => '/admin/federation/allowed-hosts?host=friend.example' },
+  'POST /api/v1/federation/follows': { url: () => '/federation/follows', body: () => ({ handle: '@someone@remote.example' }) },
+  'DELETE /api/v1/federation/follows/:actorId': { url: (s) => `/federation/follows/${s.video}` },
+  'GET /api/v1/federation/feed': { url: () => '/federation/feed' },
+  'POST /api/v1/federation/videos/:videoId/rate': { url: (s) => `/federation/videos/${s.video}/rate`, body: () => ({ rating: 'like' }) },
+  'POST /api/v1/federation/videos/:videoId/comments': { url: (s) => `/federation/videos/${s.video}/comments`, body: () => ({ content: 'Hi' }) },
+  'POST /api/v1/federation/comments/:commentId/replies': { url: (s) => `/federation/comments/${s.comment}/replies`, body: () => ({ content: 'Hi' }) },
 };
 
 /** Authorization headers that name nobody: no token, a forged one, `Bearer undefined`, another scheme. */

@@ -38,6 +38,7 @@ export const routes: RouteObject[] = [
               { path: paths.admin.settings.path, lazy: load(() => import('@/features/admin/routes/settings.tsx')) },
               { path: paths.admin.registrations.path, lazy: load(() => import('@/features/admin/routes/registrations.tsx')) },
               { path: paths.admin.watchedWords.path, lazy: load(() => import('@/features/admin/routes/watched-words.tsx')) },
+              { path: paths.admin.federation.path, lazy: load(() => import('@/features/admin/routes/federation.tsx')) },
               { path: paths.admin.heldTweets.path, lazy: load(() => import('@/features/admin/routes/held-tweets.tsx')) },
               { path: paths.admin.reports.path, lazy: load(() => import('@/features/moderation/routes/admin-reports.tsx')) },
               { path: paths.admin.log.path, lazy: load(() => import('@/features/moderation/routes/admin-log.tsx')) },
@@ -60,6 +61,8 @@ export const routes: RouteObject[] = [
           { path: paths.likedVideos.path, lazy: load(() => import('@/features/library/routes/liked-videos.tsx')) },
           { path: paths.playlists.path, lazy: load(() => import('@/features/library/routes/my-playlists.tsx')) },
           { path: paths.subscriptions.path, lazy: load(() => import('@/features/library/routes/subscriptions.tsx')) },
+          { path: paths.remoteChannel.path, lazy: load(() => import('@/features/federation/routes/remote-channel.tsx')) },
+          { path: paths.remoteVideo.path, lazy: load(() => import('./routes/remote-watch.tsx')) },
           { path: paths.myReports.path, lazy: load(() => import('@/features/moderation/routes/my-reports.tsx')) },
           { path: paths.notifications.path, lazy: load(() => import('@/features/notifications/routes/notifications.tsx')) },
           {

@@ -33,6 +33,7 @@ export const paths = {
     users: { path: 'users', getHref: () => '/admin/users' },
     registrations: { path: 'registrations', getHref: () => '/admin/registrations' },
     watchedWords: { path: 'watched-words', getHref: () => '/admin/watched-words' },
+    federation: { path: 'federation', getHref: () => '/admin/federation' },
     heldTweets: { path: 'held-tweets', getHref: () => '/admin/held-tweets' },
     reports: { path: 'reports', getHref: () => '/admin/reports' },
     log: { path: 'log', getHref: () => '/admin/log' },
@@ -50,6 +51,10 @@ export const paths = {
   likedVideos: { path: '/liked-videos', getHref: () => '/liked-videos' },
   playlists: { path: '/playlists', getHref: () => '/playlists' },
   subscriptions: { path: '/subscriptions', getHref: () => '/subscriptions' },
+  /** A channel of another server, as this server knows it (issue #35). */
+  remoteChannel: { path: '/remote/:actorId', getHref: (actorId: string) => `/remote/${encodeURIComponent(actorId)}` },
+  /** A video of another server, played here from its origin. */
+  remoteVideo: { path: '/remote/video/:videoId', getHref: (videoId: string) => `/remote/video/${encodeURIComponent(videoId)}` },
   myReports: { path: '/my-reports', getHref: () => '/my-reports' },
   notifications: { path: '/notifications', getHref: (filter?: 'unread') => (filter ? `/notifications?filter=${filter}` : '/notifications') },
 

@@ -161,6 +161,7 @@ export const api = {
     apiRequest<T>(path, { ...opts, method: 'POST', body }),
   patch: <T>(path: string, body?: unknown, opts: Omit<RequestOptions, 'method' | 'body'> = {}) =>
     apiRequest<T>(path, { ...opts, method: 'PATCH', body }),
+  put: <T>(path: string, body?: unknown, opts: Omit<RequestOptions, 'method' | 'body'> = {}) => apiRequest<T>(path, { ...opts, method: 'PUT', body }),
   delete: <T>(path: string, opts: Omit<RequestOptions, 'method'> = {}) => apiRequest<T>(path, { ...opts, method: 'DELETE' }),
 };
 

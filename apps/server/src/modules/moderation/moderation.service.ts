@@ -36,6 +36,8 @@ import { mediaUrls, type MediaUrls } from '../media-links/media-links.ts';
 import { TweetsService } from '../tweets/tweets.service.ts';
 import { VideosService } from '../videos/videos.service.ts';
 import { recordEvent } from '../../events/events.ts';
+import { videoChanged } from '../videos/announce.ts';
+import { VideosRepository } from '../videos/videos.repository.ts';
 import { MODERATION_MAIL_QUEUE } from './moderation-mail.job.ts';
 import { accountLabel, ModerationRepository, targetLabel, type Recipient, type TargetRow } from './moderation.repository.ts';
 import { toTakedown } from '../../policy/content-state.ts';
@@ -229,7 +231,9 @@ export class ModerationService {
       const row = await repo.lockContent(kind, id);
       if (!row) throw notFound(m.targetNotFound);
       if ((row.taken_down_at !== null) === down) throw conflict(down ? m.alreadyTakenDown : m.notTakenDown);
+      const wasListed = kind === 'video' && (await new VideosRepository(tx).isListed(id));
       await repo.setTakenDown(kind, id, down ? { actorId: actor.id, reason } : null);
+      if (kind === 'video') await videoChanged(tx, { id, ownerId: row.owner_id }, wasListed);
       const reporters = down ? await repo.resolveOpen(kind, id, 'actioned', actor.id) : [];
       await repo.log({ actorId: actor.id, targetKind: kind, targetId: id, action: down ? 'take_down' : 'restore', reason, label: targetLabel(target) });
       const link = this.itemLink(target);

@@ -51,6 +51,10 @@ export function notificationEvents(ctx: AppContext): EventSubscriber {
   };
 
   const fanouts = {
+    // Federation's: no one is notified of an edit.
+    async videoChanged() {
+      return { skipped: 'no notification' };
+    },
     async videoPublished(eventId: string, e: EventOf<'videoPublished'>, job: JobContext) {
       const video = await videos.findRow(e.videoId);
       if (!video || !(await videos.isListed(e.videoId))) return { skipped: 'not listed' };

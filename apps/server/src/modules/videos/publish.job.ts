@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context.ts';
 import type { JobHandler } from '../../jobs/worker.ts';
-import { announceVideo } from './announce.ts';
+import { announceVideo, videoChanged } from './announce.ts';
 import type { PublishPayload } from './privacy.ts';
 import { VideosRepository } from './videos.repository.ts';
 
@@ -15,7 +15,8 @@ export function publishHandler(ctx: AppContext): JobHandler<PublishPayload> {
       ctx.db.transaction(async (tx) => {
         const videos = new VideosRepository(tx);
         const owner = await videos.publishScheduled(videoId, new Date(publishAt));
-        if (owner) await announceVideo(tx, { id: videoId, ownerId: owner });
+        // Federation hears of a first publication through videoPublished, of a later one through videoChanged.
+        if (owner && !(await announceVideo(tx, { id: videoId, ownerId: owner }))) await videoChanged(tx, { id: videoId, ownerId: owner });
         return { published: owner !== undefined };
       }),
     // The video stays private with its publish_at: its owner sees the time passed and publishes by hand.

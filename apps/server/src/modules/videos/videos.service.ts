@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { announceVideo } from './announce.ts';
+import { announceVideo, videoChanged } from './announce.ts';
 import { videoMessages, type PlaylistSummary, type VideoEditFields, type VideoListQuery, type VideoSearchPage } from '@glimpse/contract';
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/client.ts';
@@ -186,11 +186,15 @@ export class VideosService {
         if (!locked) return undefined;
         await videos.update(id, { ...set, thumbnailKey, thumbnailBytes: thumbnail.body.length });
         await new StorageUsageRepository(tx).recount(locked.ownerId);
+        await videoChanged(tx, locked);
         return { oldKey: locked.thumbnailKey, result: true };
       });
       if (!updated) throw notFound(videoMessages.notFound);
     } else if (!privacy && Object.keys(set).length > 0) {
-      await this.videos.update(id, set);
+      await this.ctx.db.transaction(async (tx) => {
+        await new VideosRepository(tx).update(id, set);
+        await videoChanged(tx, row);
+      });
     }
     return this.get(id, viewerId);
   }
@@ -206,9 +210,11 @@ export class VideosService {
   /** Privacy, schedule and the other edits in `set` in one transaction with the publish job. */
   private async setPrivacy(row: VideoTableRow, change: PrivacyChange, set: Partial<VideoTableRow> = {}): Promise<void> {
     await this.ctx.db.transaction(async (tx) => {
+      const wasListed = await new VideosRepository(tx).isListed(row.id);
       await new VideosRepository(tx).setPrivacy(row.id, change, row.privacy, set);
       await schedulePublication(tx, row, change.publishAt);
-      await announceVideo(tx, row);
+      // A first publication is told by videoPublished (federation reads both), anything else by videoChanged.
+      if (!(await announceVideo(tx, row))) await videoChanged(tx, row, wasListed);
     });
   }
 
@@ -217,11 +223,13 @@ export class VideosService {
    * `within` joins the transaction (a moderator's deletion writes its log there).
    */
   async delete(id: string, viewerId: string, within?: (tx: Executor) => Promise<void>) {
-    await this.owned(id, viewerId);
+    const row = await this.owned(id, viewerId);
     await this.ctx.db.transaction(async (tx) => {
+      const wasListed = await new VideosRepository(tx).isListed(id);
       await new JobsRepository(tx).deleteForVideo(id);
       await new VideosRepository(tx).delete(id, viewerId);
       await new StorageUsageRepository(tx).recount(viewerId);
+      await videoChanged(tx, row, wasListed);
       await within?.(tx);
     });
     for (const prefix of videoPrefixes(id)) await this.ctx.storage.deletePrefix(prefix);

@@ -44,7 +44,8 @@ export class WatchedWordsService {
     cache.delete(this.ctx.db);
   }
 
-  private async matcher(): Promise<WordMatcher> {
+  /** The current words as a matcher (cached): for a check made before a transaction opens. */
+  async matcher(): Promise<WordMatcher> {
     const hit = cache.get(this.ctx.db);
     if (hit && Date.now() - hit.at < CACHE_MS) return hit.matcher;
     const matcher = buildMatcher((await this.words.list()).map((r) => r.word));

@@ -5,6 +5,7 @@ import { playableSource, readyRenditions } from '@glimpse/contract/renditions';
 import clsx from 'clsx';
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
+import { FederatedThread } from '@/components/media/federated-thread.tsx';
 import { VideoCard } from '@/components/media/video-card.tsx';
 import { NotAvailable } from '@/components/ui/not-available.tsx';
 import { Spinner } from '@/components/ui/spinner.tsx';
@@ -233,6 +234,7 @@ function Watch({ videoId, listId, startTime }: { videoId: string; listId: string
               timestamps={timestamps}
             />
           </Suspense>
+          <FederatedThread videoId={videoId} />
         </div>
       </div>
       <aside

@@ -11,6 +11,7 @@ export const adminSections: { label: MessageKey; to: string; end?: boolean; admi
   { label: 'admin.tabLog', to: paths.admin.log.getHref() },
   { label: 'admin.tabSettings', to: paths.admin.settings.getHref(), adminOnly: true },
   { label: 'admin.tabWatchedWords', to: paths.admin.watchedWords.getHref(), adminOnly: true },
+  { label: 'admin.tabFederation', to: paths.admin.federation.getHref(), adminOnly: true },
   { label: 'admin.tabHeldTweets', to: paths.admin.heldTweets.getHref() },
 ];
 

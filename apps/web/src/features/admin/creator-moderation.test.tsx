@@ -91,3 +91,54 @@ describe('/admin/held-tweets', () => {
     await waitFor(() => expect(calls.some((c) => c.method === 'POST')).toBe(true));
   });
 });
+
+describe('/admin/federation', () => {
+  it('switches to an allow-list, allows a server, blocks one and lifts the block', async () => {
+    let policy = { mode: 'open', allowedHosts: [] as string[] };
+    let blocks: { target: string; kind: string; createdAt: string }[] = [];
+    const calls = serve('admin', (url, init) => {
+      if (url.pathname === '/api/v1/admin/federation/policy' && init.method === 'PUT') {
+        policy = { ...policy, mode: JSON.parse(init.body as string).mode };
+        return { data: policy };
+      }
+      if (url.pathname === '/api/v1/admin/federation/policy') return { data: policy };
+      if (url.pathname === '/api/v1/admin/federation/allowed-hosts' && init.method === 'POST') {
+        policy = { ...policy, allowedHosts: [JSON.parse(init.body as string).host] };
+        return { status: 201, data: policy };
+      }
+      if (url.pathname === '/api/v1/admin/federation/blocks' && init.method === 'POST') {
+        blocks = [{ target: JSON.parse(init.body as string).target, kind: 'host', createdAt: '' }];
+        return { status: 201, data: blocks[0] };
+      }
+      if (url.pathname === '/api/v1/admin/federation/blocks' && init.method === 'DELETE') {
+        blocks = blocks.filter((b) => b.target !== url.searchParams.get('target'));
+        return { data: null };
+      }
+      if (url.pathname === '/api/v1/admin/federation/blocks') return { data: { blocks } };
+      return undefined;
+    });
+    renderApp('/admin/federation');
+    const allowlist = await screen.findByRole('radio', { name: 'Only the allowed servers below' });
+    expect(screen.getByRole('radio', { name: 'Every server except the blocked ones' })).toBeChecked();
+    await userEvent.click(allowlist);
+    await waitFor(() => expect(allowlist).toBeChecked());
+    await userEvent.type(screen.getByRole('textbox', { name: 'Server (example.org)' }), 'friend.example');
+    await userEvent.click(within(screen.getByRole('region', { name: 'Which servers this one federates with' })).getByRole('button', { name: 'Add' }));
+    expect(await screen.findByRole('list', { name: 'Allowed servers' })).toHaveTextContent('friend.example');
+
+    const blocked = screen.getByRole('region', { name: 'Blocked servers and accounts' });
+    expect(within(blocked).getByText('Nothing is blocked.')).toBeInTheDocument();
+    await userEvent.type(within(blocked).getByRole('textbox'), 'bad.example');
+    await userEvent.click(within(blocked).getByRole('button', { name: 'Add' }));
+    const list = await within(blocked).findByRole('list', { name: 'Blocked servers and accounts' });
+    expect(list).toHaveTextContent('bad.example');
+    await userEvent.click(within(list).getByRole('button', { name: 'Remove bad.example' }));
+    expect(await within(blocked).findByText('Nothing is blocked.')).toBeInTheDocument();
+    expect(calls.filter((c) => c.method !== 'GET').map((c) => `${c.method} ${c.url.pathname}${c.url.search}`)).toEqual([
+      'PUT /api/v1/admin/federation/policy',
+      'POST /api/v1/admin/federation/allowed-hosts',
+      'POST /api/v1/admin/federation/blocks',
+      'DELETE /api/v1/admin/federation/blocks?target=bad.example',
+    ]);
+  });
+});

@@ -9,6 +9,8 @@ import { Spinner } from '@/components/ui/spinner.tsx';
 import { applyFilter, defaultFilters, useSearch, type Filters } from '../api/search-api.ts';
 import { SearchFilters } from '../components/search-filters.tsx';
 import { ChannelRow, PlaylistRow } from '../components/result-rows.tsx';
+import { RemoteFollow } from '../components/remote-follow.tsx';
+import { isRemoteHandle } from '@/lib/federation.ts';
 import { useInstance } from '@/lib/public-config.ts';
 import { useDocumentTitle } from '@/lib/use-document-title.ts';
 import { t } from '@/lib/i18n/i18n.ts';
@@ -54,6 +56,7 @@ export default function SearchRoute() {
           {t('search.filters')}
         </button>
       </div>
+      {isRemoteHandle(searchText) && <RemoteFollow handle={searchText} />}
       {showFilters && <SearchFilters filters={filters} onChange={(key, value) => setFilters((f) => applyFilter(f, key, value))} />}
       <div className="mt-4">
         {q.isPending ? (

@@ -1,0 +1,297 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../config.ts';
+import { sql } from 'drizzle-orm';
+import { queryRows } from '../../db/client.ts';
+import { EVENTS_QUEUE } from '../../events/events.ts';
+import { createWorker } from '../../worker.ts';
+import { bearer, createTestApp, createUser, createVideo, expectApiError, memoryLog, multipartBody, TEST_ENV, type TestContext } from '../../../test/harness.ts';
+import { DELIVER_QUEUE } from './delivery.ts';
+import { FederationRepository } from './federation.repository.ts';
+import { newId } from '../../lib/ids.ts';
+import type { UserRow } from '../users/users.repository.ts';
+import { builtIndex } from '../pages/built-app.fixture.ts';
+import { isPrivateAddress, safeFetch } from './safe-fetch.ts';
+
+/**
+ * The documents Glimpse serves, checked against the rules PeerTube's validators apply to what it
+ * receives and what Mastodon reads. Sources (PeerTube 7, Chocobozzz/PeerTube):
+ * - [misc] server/core/helpers/custom-validators/activitypub/misc.ts (isActivityPubUrlValid,
+ *   setValidAttributedTo, setValidRemoteIcon, isActivityPubVideoDurationValid)
+ * - [actor] .../activitypub/actor.ts (sanitizeAndCheckActorObject, actorNameAlphabet)
+ * - [videos] .../activitypub/videos.ts (sanitizeAndCheckVideoTorrentObject, isRemoteVideoUrlValid)
+ * - [names] server/core/initializers/constants.ts CONSTRAINTS_FIELDS.VIDEOS.NAME (3..120)
+ * Mastodon 4: app/services/resolve_account_service.rb and app/lib/webfinger.rb read the WebFinger
+ * `self` link of type application/activity+json; app/lib/activitypub/parser/media_attachment_parser.rb
+ * and status_parser.rb read a Video's name, content, url and icon.
+ */
+
+let t: TestContext;
+let alice: UserRow;
+let videoId: string;
+const BASE = 'http://glimpse.test';
+
+beforeAll(async () => {
+  const web = await mkdtemp(path.join(os.tmpdir(), 'glimpse-fed-web-'));
+  await writeFile(path.join(web, 'index.html'), builtIndex());
+  t = await createTestApp({ WEB_DIST: web, PUBLIC_URL: BASE });
+  alice = await createUser(t.ctx, { userName: 'alice_ch', fullName: 'Alice <b>Channel</b>' });
+  videoId = newId();
+  // With the files a transcode writes (thumbnail and HLS master) under the video's folder.
+  await createVideo(t.ctx, alice, {
+    id: videoId,
+    title: 'A federated video',
+    description: 'Some **markdown**',
+    duration: 61.4,
+    width: 640,
+    height: 360,
+    thumbnailKey: `videos/${videoId}/thumbnail.jpg`,
+    hlsKey: `videos/${videoId}/hls/master.m3u8`,
+  });
+});
+
+afterAll(async () => {
+  await t?.close();
+});
+
+const ap = { accept: 'application/activity+json' };
+const get = (url: string, headers: Record<string, string> = ap) => t.app.inject({ method: 'GET', url, headers });
+
+/** [misc] isActivityPubUrlValid: an http(s) URL with a host. */
+const isApUrl = (u: unknown) => typeof u === 'string' && /^https?:\/\/[^/\s]+/.test(u) && u.length <= 2000;
+
+describe('WebFinger', () => {
+  it('answers acct:name@host with the self link Mastodon and PeerTube follow', async () => {
+    const res = await get(`/.well-known/webfinger?resource=acct:alice_ch@glimpse.test`, {});
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/application\/jrd\+json/);
+    const jrd = res.json();
+    expect(jrd.subject).toBe('acct:alice_ch@glimpse.test');
+    // Mastodon (webfinger.rb): the link with rel self and type application/activity+json is the actor.
+    const self = jrd.links.find((l: { rel: string }) => l.rel === 'self');
+    expect(self).toEqual({ rel: 'self', type: 'application/activity+json', href: `${BASE}/ap/channels/${alice.id}` });
+    expect(jrd.links.some((l: { rel: string; href: string }) => l.rel === 'http://webfinger.net/rel/profile-page' && l.href === `${BASE}/channel/@alice_ch`)).toBe(true);
+  });
+
+  it('refuses another host and unknown names, and asks for a resource', async () => {
+    expectApiError(await get('/.well-known/webfinger?resource=acct:alice_ch@elsewhere.example', {}), 404);
+    expectApiError(await get('/.well-known/webfinger?resource=acct:nobody@glimpse.test', {}), 404);
+    expectApiError(await get('/.well-known/webfinger', {}), 400);
+  });
+});
+
+describe('NodeInfo', () => {
+  it('links 2.0 from /.well-known/nodeinfo and describes the server (nodeinfo.diaspora.software schema 2.0)', async () => {
+    const wk = (await get('/.well-known/nodeinfo', {})).json();
+    expect(wk.links[0].rel).toBe('http://nodeinfo.diaspora.software/ns/schema/2.0');
+    const info = (await get(new URL(wk.links[0].href).pathname, {})).json();
+    expect(info).toMatchObject({ version: '2.0', protocols: ['activitypub'], software: { name: 'glimpse' }, usage: { users: { total: 1 }, localPosts: 1 } });
+    // The schema's software.name pattern.
+    expect(info.software.name).toMatch(/^[a-z0-9-]+$/);
+    expect(typeof info.openRegistrations).toBe('boolean');
+  });
+});
+
+describe('channel actor', () => {
+  it('is a Group PeerTube accepts ([actor] sanitizeAndCheckActorObject)', async () => {
+    const res = await get(`/ap/channels/${alice.id}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/application\/activity\+json/);
+    const actor = res.json();
+    expect(actor['@context']).toContain('https://www.w3.org/ns/activitystreams');
+    expect(['Person', 'Application', 'Group', 'Service', 'Organization']).toContain(actor.type);
+    expect(actor.type).toBe('Group');
+    for (const field of ['id', 'inbox', 'outbox', 'followers', 'following']) expect(isApUrl(actor[field]), field).toBe(true);
+    expect(isApUrl(actor.endpoints.sharedInbox)).toBe(true);
+    // [actor] actorNameAlphabet
+    expect(actor.preferredUsername).toMatch(/^[A-Za-z0-9\-_.:]+$/);
+    // [actor] isActorPublicKeyObjectValid
+    expect(actor.publicKey.owner).toBe(actor.id);
+    expect(isApUrl(actor.publicKey.id)).toBe(true);
+    expect(actor.publicKey.publicKeyPem).toMatch(/^-----BEGIN PUBLIC KEY-----[\s\S]+-----END PUBLIC KEY-----\s*$/);
+    // [actor] a Group must be attributed to an account; [misc] setValidAttributedTo keeps Person/Group with a URL id.
+    expect(actor.attributedTo.length).toBeGreaterThan(0);
+    expect(actor.attributedTo[0]).toEqual({ type: 'Person', id: `${BASE}/ap/accounts/${alice.id}` });
+    // [actor] setValidUrls: Links of mediaType text/html.
+    expect(actor.url).toEqual([{ type: 'Link', mediaType: 'text/html', href: `${BASE}/channel/@alice_ch` }]);
+    expect(actor.name).toBe('Alice <b>Channel</b>');
+  });
+
+  it('the account it is attributed to resolves, and the key stays the same between requests', async () => {
+    const person = (await get(`/ap/accounts/${alice.id}`)).json();
+    expect(person.type).toBe('Person');
+    expect(person.id).toBe(`${BASE}/ap/accounts/${alice.id}`);
+    const again = (await get(`/ap/channels/${alice.id}`)).json();
+    expect(again.publicKey.publicKeyPem).toBe(person.publicKey.publicKeyPem);
+  });
+
+  it('the instance actor is an Application with a key', async () => {
+    const actor = (await get('/ap/actor')).json();
+    expect(actor.type).toBe('Application');
+    expect(actor.publicKey.owner).toBe(actor.id);
+  });
+
+  it('content negotiation: the channel page answers the actor to ActivityPub clients, the page to browsers', async () => {
+    for (const accept of ['application/activity+json', 'application/ld+json; profile="https://www.w3.org/ns/activitystreams"']) {
+      const res = await get('/channel/@alice_ch', { accept });
+      expect(res.headers['content-type']).toMatch(/application\/activity\+json/);
+      expect(res.json().id).toBe(`${BASE}/ap/channels/${alice.id}`);
+    }
+    const page = await get('/channel/@alice_ch', { accept: 'text/html,application/xhtml+xml' });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toMatch(/text\/html/);
+  });
+});
+
+describe('Video object', () => {
+  it("passes PeerTube's checks ([videos] sanitizeAndCheckVideoTorrentObject)", async () => {
+    const res = await get(`/ap/videos/${videoId}`);
+    expect(res.statusCode).toBe(200);
+    const v = res.json();
+    expect(v.type).toBe('Video');
+    expect(isApUrl(v.id)).toBe(true);
+    // [names] 3..120 characters
+    expect(v.name.length).toBeGreaterThanOrEqual(3);
+    expect(v.name.length).toBeLessThanOrEqual(120);
+    // [misc] isActivityPubVideoDurationValid: 'PT...S'
+    expect(v.duration).toBe('PT61S');
+    expect(v.uuid).toBe(videoId);
+    expect(Number.isInteger(v.views) && v.views >= 0).toBe(true);
+    expect(Number.isNaN(Date.parse(v.published))).toBe(false);
+    expect(Number.isNaN(Date.parse(v.updated))).toBe(false);
+    // [videos] isRemoteVideoContentValid: markdown or html content
+    expect(v.mediaType).toBe('text/markdown');
+    expect(v.content).toBe('Some **markdown**');
+    // [misc] setValidRemoteIcon + [videos] `video.icon.length === 0` fails: an Image with url, image mediaType, integer sizes.
+    expect(v.icon.length).toBeGreaterThan(0);
+    for (const icon of v.icon) {
+      expect(icon.type).toBe('Image');
+      expect(isApUrl(icon.url)).toBe(true);
+      expect(icon.mediaType).toMatch(/^image\/(jpeg|png|webp)$/);
+      expect(Number.isInteger(icon.width) && Number.isInteger(icon.height)).toBe(true);
+    }
+    // [videos] isRemoteVideoUrlValid: the HLS playlist Link has a URL and a tag array; the page is text/html (Mastodon links it).
+    const hls = v.url.find((u: { mediaType: string }) => u.mediaType === 'application/x-mpegURL');
+    expect(hls.type).toBe('Link');
+    expect(isApUrl(hls.href)).toBe(true);
+    expect(Array.isArray(hls.tag)).toBe(true);
+    expect(v.url).toContainEqual({ type: 'Link', mediaType: 'text/html', href: `${BASE}/video/${videoId}` });
+    // [misc] setValidAttributedTo then `attributedTo.length === 0` fails.
+    expect(v.attributedTo).toEqual([
+      { type: 'Person', id: `${BASE}/ap/accounts/${alice.id}` },
+      { type: 'Group', id: `${BASE}/ap/channels/${alice.id}` },
+    ]);
+    expect(v.to).toEqual(['https://www.w3.org/ns/activitystreams#Public']);
+    expect(typeof v.commentsEnabled).toBe('boolean');
+    expect(typeof v.downloadEnabled).toBe('boolean');
+  });
+
+  it('the video page answers the Video to ActivityPub clients', async () => {
+    const res = await get(`/video/${videoId}`);
+    expect(res.json().id).toBe(`${BASE}/ap/videos/${videoId}`);
+  });
+
+  it('unlisted and private videos are not served', async () => {
+    for (const privacy of ['unlisted', 'private'] as const) {
+      const hidden = await createVideo(t.ctx, alice, { privacy });
+      expectApiError(await get(`/ap/videos/${hidden.id}`), 404);
+      const page = await get(`/video/${hidden.id}`);
+      expect(page.headers['content-type']).not.toMatch(/activity\+json/);
+    }
+  });
+});
+
+describe('remote fetches refuse the local network', () => {
+  it.each(['127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '::1', 'fe80::1', 'fd00::1', '::ffff:127.0.0.1', '0.0.0.0'])(
+    '%s is private',
+    (address) => expect(isPrivateAddress(address)).toBe(true),
+  );
+
+  it('public addresses pass', () => {
+    for (const address of ['93.184.216.34', '2606:2800:220:1:248:1893:25c8:1946']) expect(isPrivateAddress(address)).toBe(false);
+  });
+
+  it('following a channel on a loopback or private address is refused (502, nothing stored) without the test setting', async () => {
+    for (const handle of ['@someone@127.0.0.1:9', 'http://10.0.0.1/actors/1', '@someone@localhost:9']) {
+      const res = await t.app.inject({ method: 'POST', url: '/api/v1/federation/follows', headers: await bearer(t.ctx, alice), payload: { handle } });
+      expectApiError(res, 502, 'The remote server could not be reached');
+    }
+    expect(await queryRows(t.ctx.db, sql`SELECT 1 FROM remote_actors WHERE host IN ('127.0.0.1:9', '10.0.0.1', 'localhost:9')`)).toEqual([]);
+  });
+
+  it('the test-only setting that lifts the guard is refused in production', () => {
+    const env = { ...TEST_ENV, DATA_DIR: os.tmpdir(), FEDERATION_ALLOW_PRIVATE_ADDRESSES: 'true' };
+    expect(() => loadConfig({ ...env, NODE_ENV: 'production' })).toThrow(ConfigError);
+    expect(loadConfig(env).federation.allowPrivateAddresses).toBe(true);
+  });
+
+  it('a name resolving to loopback is refused at connect time; only http(s) is fetched', async () => {
+    await expect(safeFetch(new URL('http://localhost:9/'), { allowPrivate: false })).rejects.toThrow(/refused address/);
+    await expect(safeFetch(new URL('file:///etc/passwd'), { allowPrivate: true })).rejects.toThrow(/refused scheme/);
+  });
+});
+
+describe('inbox bounds', () => {
+  const post = (app: TestContext['app'], payload: string, headers: Record<string, string> = { 'content-type': 'application/activity+json' }) =>
+    app.inject({ method: 'POST', url: '/ap/inbox', payload, headers });
+
+  it('refuses an unsigned activity, a body over 256 kB and a body that is not an activity type', async () => {
+    expectApiError(await post(t.app, JSON.stringify({ type: 'Follow' })), 401, 'A signed request is required');
+    expectApiError(await post(t.app, JSON.stringify({ type: 'Note', content: 'x'.repeat(300 * 1024) })), 413);
+    expectApiError(await post(t.app, 'type=Follow', { 'content-type': 'application/x-www-form-urlencoded' }), 415);
+  });
+
+  it('limits activities per minute per client address', async () => {
+    const limited = await createTestApp({ RATE_LIMITS_ENABLED: 'true', FEDERATION_INBOX_PER_MINUTE: '2' });
+    try {
+      for (let i = 0; i < 2; i++) expect((await post(limited.app, '{}')).statusCode).toBe(401);
+      expectApiError(await post(limited.app, '{}'), 429);
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
+describe('tweets', () => {
+  it("go to the channel's remote followers as a Note, served at its id (Public, from the channel)", async () => {
+    const repo = new FederationRepository(t.ctx.db);
+    const actor = await repo.upsertRemoteActor({
+      id: newId(),
+      uri: 'https://remote.example/users/fan',
+      host: 'remote.example',
+      type: 'Person',
+      preferredUsername: 'fan',
+      name: 'Fan',
+      inbox: 'https://remote.example/users/fan/inbox',
+      sharedInbox: 'https://remote.example/inbox',
+      publicKeyId: 'https://remote.example/users/fan#main-key',
+      publicKeyPem: '-----BEGIN PUBLIC KEY-----\nx\n-----END PUBLIC KEY-----',
+    });
+    await repo.addFollower(alice.id, actor.id, 'https://remote.example/follows/1');
+    const form = multipartBody({ content: 'Hello <world>\nsecond line' });
+    const res = await t.app.inject({ method: 'POST', url: '/api/v1/tweets', headers: { ...(await bearer(t.ctx, alice)), ...form.headers }, payload: form.payload });
+    expect(res.statusCode).toBe(201);
+    const tweetId = res.json().data._id as string;
+    // The event's fan-out only (the delivery itself would go to remote.example).
+    const worker = createWorker(t.ctx, memoryLog());
+    while (await worker.runOnce([EVENTS_QUEUE]));
+    const [job] = await queryRows<{ payload: { inbox: string; activity: { type: string; object: Record<string, unknown> } } }>(
+      t.ctx.db,
+      sql`SELECT payload FROM jobs WHERE queue = ${DELIVER_QUEUE}`,
+    );
+    expect(job!.payload.inbox).toBe('https://remote.example/inbox');
+    expect(job!.payload.activity.type).toBe('Create');
+    const note = (await get(`/ap/tweets/${tweetId}`)).json();
+    expect(job!.payload.activity.object).toEqual(Object.fromEntries(Object.entries(note).filter(([k]) => k !== '@context')));
+    expect(note).toMatchObject({
+      type: 'Note',
+      id: `${BASE}/ap/tweets/${tweetId}`,
+      url: `${BASE}/tweet/${tweetId}`,
+      attributedTo: `${BASE}/ap/channels/${alice.id}`,
+      content: '<p>Hello &lt;world&gt;<br>second line</p>',
+      to: ['https://www.w3.org/ns/activitystreams#Public'],
+    });
+  });
+});

@@ -1,0 +1,14 @@
+import type { AppContext } from '../../context.ts';
+import type { JobModule } from '../../jobs/worker.ts';
+import { DELIVER_QUEUE, deliveryHandler } from './delivery.ts';
+import { FederationRepository } from './federation.repository.ts';
+import { SEEN_DAYS } from './inbox.service.ts';
+
+/** Federation's queue (signed deliveries) and housekeeping (forgetting old activity ids). */
+export function federationJobs(ctx: AppContext): JobModule {
+  const repo = new FederationRepository(ctx.db);
+  return {
+    handlers: { [DELIVER_QUEUE]: deliveryHandler(ctx) },
+    maintenance: async () => void (await repo.pruneSeen(SEEN_DAYS)),
+  };
+}
