@@ -65,6 +65,11 @@ const envSchema = z.object({
     .optional(),
   WORKER_ENABLED: bool.default(true),
   WORKER_CONCURRENCY: int(1),
+  /** The worker's RTMP ingest for lives (ADR 024): port (0 = no ingest on this worker) and address. */
+  LIVE_RTMP_PORT: z.coerce.number().int().min(0).max(65535).default(1935),
+  LIVE_RTMP_HOST: z.string().default('0.0.0.0'),
+  /** The RTMP URL creators paste into OBS (rtmps:// through the nginx front); default rtmp://<PUBLIC_URL host>:<port>/live. */
+  LIVE_RTMP_URL: z.string().regex(/^rtmps?:\/\/[^\s]+$/, 'an rtmp:// or rtmps:// URL').optional(),
   /** `bundled` (FFmpeg inside the node-av npm package), `system` (FFMPEG_PATH or the PATH), `auto` = system when FFMPEG_PATH is set. */
   MEDIA_ENGINE: z.enum(['auto', 'bundled', 'system']).default('auto'),
   FFMPEG_PATH: z.string().optional(),
@@ -146,6 +151,7 @@ export interface Config {
   mediaUrlTtlSeconds: number;
   mediaAccelRedirect?: string;
   worker: { enabled: boolean; concurrency: number };
+  live: { rtmpPort: number; rtmpHost: string; rtmpUrl?: string };
   media: {
     engine: Env['MEDIA_ENGINE'];
     ffmpegPath?: string;
@@ -259,6 +265,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
     mediaUrlTtlSeconds: e.MEDIA_URL_TTL_SECONDS,
     mediaAccelRedirect: e.MEDIA_ACCEL_REDIRECT,
     worker: { enabled: e.WORKER_ENABLED, concurrency: Math.max(1, e.WORKER_CONCURRENCY) },
+    live: { rtmpPort: e.LIVE_RTMP_PORT, rtmpHost: e.LIVE_RTMP_HOST, rtmpUrl: e.LIVE_RTMP_URL },
     media: {
       engine: e.MEDIA_ENGINE,
       ffmpegPath: e.FFMPEG_PATH,

@@ -26,3 +26,4 @@ export * from './renditions.ts';
 export * from './feeds.ts';
 export * from './embeds.ts';
 export * from './analytics.ts';
+export * from './lives.ts';

@@ -397,3 +397,24 @@ export const feedTokens = pgTable('feed_tokens', {
   tokenHash: text('token_hash').notNull().unique(),
   createdAt: created(),
 });
+
+// --- lives (migration 1050, ADR 024): the stream key's sha256 only ---
+export const lives = pgTable('lives', {
+  id: uuid('id').primaryKey(),
+  ownerId: uuid('owner_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  title: text('title').notNull(),
+  description: text('description').notNull().default(''),
+  privacy: text('privacy', { enum: ['public', 'unlisted', 'private'] }).notNull().default('public'),
+  permanent: boolean('permanent').notNull().default(false),
+  saveReplay: boolean('save_replay').notNull().default(false),
+  latencyMode: text('latency_mode', { enum: ['normal', 'low'] }).notNull().default('normal'),
+  keyHash: text('key_hash').notNull(),
+  state: text('state', { enum: ['waiting', 'live', 'ended'] }).notNull().default('waiting'),
+  sessionId: uuid('session_id'),
+  startedAt: ts('started_at'),
+  endedAt: ts('ended_at'),
+  replayVideoId: uuid('replay_video_id').references(() => videos.id, { onDelete: 'set null' }),
+  createdAt: created(),
+});

@@ -1,7 +1,7 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
-import type { Readable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { buildProbeArgs, ProgressParser, toFfmpegArgs, type MediaJob, type RawProbe } from '@glimpse/media';
 import type { Config } from '../config.ts';
@@ -56,7 +56,7 @@ interface Spawned {
 function supervise(p: Spawned, opts: RunOptions = {}): Promise<string> {
   return new Promise((resolve, reject) => {
     if (opts.signal?.aborted) return reject(new MediaStoppedError('cancelled'));
-    const child = spawn(p.bin, p.args, { cwd: p.cwd, stdio: [opts.input ? 'pipe' : 'ignore', 'pipe', 'pipe'] });
+    const child = spawn(p.bin, p.args, { cwd: p.cwd, stdio: [opts.input ? 'pipe' : 'ignore', 'pipe', 'pipe'] }) as ChildProcessByStdio<Writable | null, Readable, Readable>;
     if (opts.input && child.stdin) {
       // The engine stopping early (EPIPE) is reported by its exit, not by the pipe.
       child.stdin.on('error', () => undefined);

@@ -90,3 +90,7 @@ export function commentShownTo(viewerId: string | null, reviewer: boolean): SQL 
   return viewerId ? or(shown, eq(comments.ownerId, viewerId))! : shown;
 }
 
+
+/** A live (ADR 024): public and unlisted ones open to anyone with the link, private ones to their owner only. */
+export const liveVisibleTo = (live: { privacy: 'public' | 'unlisted' | 'private'; ownerId: string }, viewerId: string | null): boolean =>
+  directlyVisibleTo(live.privacy !== 'private', live.ownerId, viewerId);

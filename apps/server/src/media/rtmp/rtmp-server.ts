@@ -99,7 +99,7 @@ export class RtmpServer {
 
 class Connection implements IngestConnection {
   readonly flv = new PassThrough({ highWaterMark: 1024 * 1024 });
-  private buf = Buffer.alloc(0);
+  private buf: Buffer = Buffer.alloc(0);
   private stage: 'c0c1' | 'c2' | 'chunks' = 'c0c1';
   private inChunkSize = 128;
   private readonly chunks = new Map<number, ChunkState>();

@@ -22,13 +22,11 @@ async function main() {
   const a = input.audio()!;
   const vdec = await Decoder.create(v);
   const adec = await Decoder.create(a);
-  const venc = await Encoder.create(codec === 'flv1' ? 'flv' : 'libx264', {
-    timeBase: v.timeBase,
-    frameRate: { num: 30, den: 1 },
+  const venc = await Encoder.create((codec === 'flv1' ? 'flv' : 'libx264') as never, {
     bitrate: 300_000,
     options: codec === 'flv1' ? { g: '30' } : { preset: 'ultrafast', tune: 'zerolatency', g: '30', threads: '1' },
   });
-  const aenc = await Encoder.create('aac', { timeBase: a.timeBase, bitrate: 64_000, autoResample: true });
+  const aenc = await Encoder.create('aac' as never, { bitrate: 64_000, autoResample: true });
   const mux = await Muxer.open(url!, { format: 'flv' });
   const vi = mux.addStream(venc);
   const ai = mux.addStream(aenc);

@@ -1,0 +1,70 @@
+import { and, count, desc, eq, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client.ts';
+import { lives } from '../../db/schema.ts';
+
+export type LiveRow = typeof lives.$inferSelect;
+export type NewLive = typeof lives.$inferInsert;
+
+/** All the SQL of lives. */
+export class LivesRepository {
+  constructor(private readonly db: Executor) {}
+
+  async insert(row: NewLive): Promise<LiveRow> {
+    const [created] = await this.db.insert(lives).values(row).returning();
+    return created!;
+  }
+
+  async find(id: string): Promise<LiveRow | undefined> {
+    const [row] = await this.db.select().from(lives).where(eq(lives.id, id)).limit(1);
+    return row;
+  }
+
+  /** The row locked for the rest of the transaction (a session starting or ending). */
+  async lock(id: string): Promise<LiveRow | undefined> {
+    const [row] = await this.db.select().from(lives).where(eq(lives.id, id)).for('update').limit(1);
+    return row;
+  }
+
+  listByOwner(ownerId: string, limit: number, offset: number): Promise<LiveRow[]> {
+    return this.db.select().from(lives).where(eq(lives.ownerId, ownerId)).orderBy(desc(lives.createdAt), desc(lives.id)).limit(limit).offset(offset);
+  }
+
+  async countByOwner(ownerId: string): Promise<number> {
+    const [row] = await this.db.select({ n: count() }).from(lives).where(eq(lives.ownerId, ownerId));
+    return row?.n ?? 0;
+  }
+
+  async update(id: string, changes: Partial<NewLive>): Promise<LiveRow | undefined> {
+    const [row] = await this.db.update(lives).set(changes).where(eq(lives.id, id)).returning();
+    return row;
+  }
+
+  async delete(id: string): Promise<void> {
+    await this.db.delete(lives).where(eq(lives.id, id));
+  }
+
+  /** Lives on air: on the whole instance, and of one owner. */
+  async onAir(ownerId: string): Promise<{ all: number; owner: number }> {
+    const [row] = await this.db
+      .select({ all: count(), owner: sql<number>`count(*) FILTER (WHERE ${lives.ownerId} = ${ownerId})`.mapWith(Number) })
+      .from(lives)
+      .where(eq(lives.state, 'live'));
+    return { all: row?.all ?? 0, owner: row?.owner ?? 0 };
+  }
+
+  /** Serialises session starts on the instance, so two workers cannot both take the last free place. */
+  async lockSessionStarts(): Promise<void> {
+    await this.db.execute(sql`SELECT pg_advisory_xact_lock(3600036)`);
+  }
+
+  /** Ends a session only if it is still the current one (a late end after a newer start changes nothing). */
+  async endSession(id: string, sessionId: string, state: 'waiting' | 'ended'): Promise<LiveRow | undefined> {
+    const [row] = await this.db
+      .update(lives)
+      .set({ state, endedAt: new Date() })
+      .where(and(eq(lives.id, id), eq(lives.sessionId, sessionId), eq(lives.state, 'live')))
+      .returning();
+    return row;
+  }
+
+}

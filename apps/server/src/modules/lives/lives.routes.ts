@@ -1,0 +1,50 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { liveBody, liveHlsParams, liveMessages, liveParams, livePatch, pageQuery } from '@glimpse/contract';
+import type { ModuleOptions } from '../../context.ts';
+import { loginFirst, requireViewer } from '../../identity/viewer.ts';
+import { ok } from '../../lib/reply.ts';
+import { sendStored } from '../media-links/send-stored.ts';
+import { liveSessionPrefix, LivesService } from './lives.service.ts';
+
+/** Lives and their stream keys (ADR 024). The ingest itself runs on the worker side, not here. */
+export const livesRoutes: FastifyPluginAsyncZod<ModuleOptions> = async (app, { ctx }) => {
+  const service = new LivesService(ctx);
+  const schema = { tags: ['lives'], security: [{ bearer: [] }] };
+  const onRequest = loginFirst(liveMessages.loginRequired);
+  const me = (request: Parameters<typeof requireViewer>[0]) => requireViewer(request, liveMessages.loginRequired).id;
+
+  app.post('/lives', { schema: { ...schema, body: liveBody }, onRequest }, async (request, reply) =>
+    ok(reply, await service.create(me(request), request.body), liveMessages.created, 201),
+  );
+
+  app.get('/lives', { schema: { ...schema, querystring: pageQuery }, onRequest }, async (request, reply) =>
+    ok(reply, await service.list(me(request), request.query), liveMessages.listed),
+  );
+
+  app.get('/lives/:liveId', { schema: { tags: ['lives'], params: liveParams } }, async (request, reply) =>
+    ok(reply, await service.get(request.viewer?.id ?? null, request.params.liveId), liveMessages.fetched),
+  );
+
+  app.patch('/lives/:liveId', { schema: { ...schema, params: liveParams, body: livePatch }, onRequest }, async (request, reply) =>
+    ok(reply, await service.update(me(request), request.params.liveId, request.body), liveMessages.updated),
+  );
+
+  app.delete('/lives/:liveId', { schema: { ...schema, params: liveParams }, onRequest }, async (request, reply) => {
+    await service.remove(me(request), request.params.liveId);
+    return ok(reply, null, liveMessages.deleted);
+  });
+
+  app.post('/lives/:liveId/key', { schema: { ...schema, params: liveParams }, onRequest }, async (request, reply) =>
+    ok(reply, await service.regenerateKey(me(request), request.params.liveId), liveMessages.keyRegenerated),
+  );
+
+  // The live HLS: playlists change every segment, so no cache keeps one longer than a second;
+  // a segment never changes once written, but only a public live's may sit in a shared cache.
+  app.get('/lives/:liveId/hls/:sessionId/*', { schema: { tags: ['lives'] } }, async (request, reply) => {
+    const { liveId, sessionId, file } = liveHlsParams.parse({ ...(request.params as object), file: (request.params as { '*': string })['*'] });
+    const live = await service.hlsSession(request.viewer?.id ?? null, liveId, sessionId);
+    const scope = live.privacy === 'public' ? 'public' : 'private';
+    const cache = file.endsWith('.m3u8') ? `${scope}, max-age=1` : `${scope}, max-age=3600`;
+    return sendStored(ctx, request, reply, `${liveSessionPrefix(liveId, sessionId)}/${file}`, { 'cache-control': cache });
+  });
+};

@@ -1,0 +1,158 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { liveMessages, type Live, type LiveBody, type LivePatch, type LiveWithKey, type PageQuery } from '@glimpse/contract';
+import type { AppContext } from '../../context.ts';
+import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts';
+import { newId } from '../../lib/ids.ts';
+import { liveVisibleTo } from '../../policy/visibility.ts';
+import { LivesRepository, type LiveRow } from './lives.repository.ts';
+
+/** A stream key is `<live id>.<secret>`: the id finds the live, the secret is compared by hash. */
+const SECRET_BYTES = 32;
+
+const hashSecret = (secret: string) => createHash('sha256').update(secret).digest('hex');
+
+function newKey(liveId: string): { key: string; hash: string } {
+  const secret = randomBytes(SECRET_BYTES).toString('base64url');
+  return { key: `${liveId}.${secret}`, hash: hashSecret(secret) };
+}
+
+/** Where a session's files live in the storage. */
+export const liveSessionPrefix = (liveId: string, sessionId: string) => `lives/${liveId}/${sessionId}`;
+
+export function presentLive(row: LiveRow): Live {
+  return {
+    _id: row.id,
+    ownerId: row.ownerId,
+    title: row.title,
+    description: row.description,
+    privacy: row.privacy,
+    permanent: row.permanent,
+    saveReplay: row.saveReplay,
+    latencyMode: row.latencyMode,
+    state: row.state,
+    startedAt: row.startedAt?.toISOString() ?? null,
+    endedAt: row.endedAt?.toISOString() ?? null,
+    hlsUrl: row.state === 'live' && row.sessionId ? `/api/v1/lives/${row.id}/hls/${row.sessionId}/master.m3u8` : null,
+    replayVideoId: row.replayVideoId,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+/** Why a publish is refused, in words the creator sees in their encoder's log. */
+export type SessionStart = { refuse: string } | { live: LiveRow; sessionId: string; maxSeconds: number };
+
+export class LivesService {
+  private readonly repo: LivesRepository;
+
+  constructor(private readonly ctx: AppContext) {
+    this.repo = new LivesRepository(ctx.db);
+  }
+
+  /** The URL creators paste into OBS as "Server". */
+  rtmpUrl(): string {
+    const { live, publicUrl } = this.ctx.config;
+    if (live.rtmpUrl) return live.rtmpUrl;
+    return `rtmp://${new URL(publicUrl).hostname}:${live.rtmpPort}/live`;
+  }
+
+  private async requireEnabled() {
+    if (!(await this.ctx.settings.get()).livesEnabled) throw forbidden(liveMessages.disabled);
+  }
+
+  private async owned(viewerId: string, liveId: string): Promise<LiveRow> {
+    const row = await this.repo.find(liveId);
+    if (!row) throw notFound(liveMessages.notFound);
+    if (row.ownerId !== viewerId) throw forbidden(liveMessages.notOwner);
+    return row;
+  }
+
+  async create(viewerId: string, body: LiveBody): Promise<LiveWithKey> {
+    await this.requireEnabled();
+    // Lives are cheap rows, but not free: a bound on how many one account keeps.
+    if ((await this.repo.countByOwner(viewerId)) >= 50) throw badRequest('You can keep at most 50 lives; delete one first');
+    const id = newId();
+    const { key, hash } = newKey(id);
+    const row = await this.repo.insert({ id, ownerId: viewerId, ...body, keyHash: hash });
+    return { live: presentLive(row), rtmpUrl: this.rtmpUrl(), streamKey: key };
+  }
+
+  async list(viewerId: string, q: PageQuery): Promise<Live[]> {
+    const rows = await this.repo.listByOwner(viewerId, q.limit, (q.page - 1) * q.limit);
+    return rows.map(presentLive);
+  }
+
+  /** A live as the viewer may see it: a private one is "not found" to anyone but its owner. */
+  async get(viewerId: string | null, liveId: string): Promise<Live> {
+    const row = await this.repo.find(liveId);
+    if (!row || !liveVisibleTo(row, viewerId)) throw notFound(liveMessages.notFound);
+    return presentLive(row);
+  }
+
+  async update(viewerId: string, liveId: string, patch: LivePatch): Promise<Live> {
+    await this.owned(viewerId, liveId);
+    return presentLive((await this.repo.update(liveId, patch))!);
+  }
+
+  async remove(viewerId: string, liveId: string): Promise<void> {
+    const row = await this.owned(viewerId, liveId);
+    if (row.state === 'live') throw conflict(liveMessages.onAir);
+    await this.repo.delete(liveId);
+    await this.ctx.storage.deletePrefix(`lives/${liveId}`);
+  }
+
+  /** A new key; the old one stops working at once (a session on air goes on until it ends). */
+  async regenerateKey(viewerId: string, liveId: string): Promise<LiveWithKey> {
+    await this.requireEnabled();
+    await this.owned(viewerId, liveId);
+    const { key, hash } = newKey(liveId);
+    const row = await this.repo.update(liveId, { keyHash: hash });
+    return { live: presentLive(row!), rtmpUrl: this.rtmpUrl(), streamKey: key };
+  }
+
+  /**
+   * The ingest asks whether a publish may start: the key must match (compared in constant time),
+   * lives must be on, the live waiting, and the instance and the owner under their caps. Starting
+   * takes an instance-wide lock so two workers cannot both take the last place.
+   */
+  async startSession(streamKey: string): Promise<SessionStart> {
+    const refused = { refuse: 'Invalid stream key' };
+    const dot = streamKey.indexOf('.');
+    const liveId = streamKey.slice(0, dot);
+    const secret = streamKey.slice(dot + 1);
+    if (dot < 0 || !/^[0-9a-f-]{36}$/.test(liveId) || secret.length === 0 || secret.length > 100) return refused;
+    const settings = await this.ctx.settings.get();
+    return this.ctx.db.transaction(async (tx) => {
+      const repo = new LivesRepository(tx);
+      await repo.lockSessionStarts();
+      const row = await repo.lock(liveId);
+      const given = Buffer.from(hashSecret(secret), 'hex');
+      const stored = Buffer.from(row?.keyHash ?? hashSecret('no live'), 'hex');
+      if (!row || given.length !== stored.length || !timingSafeEqual(given, stored)) return refused;
+      if (!settings.livesEnabled) return { refuse: liveMessages.disabled };
+      if (row.state === 'live') return { refuse: 'This live is already on air' };
+      if (row.state === 'ended') return { refuse: 'This live has ended; create a new live or make it permanent' };
+      const onAir = await repo.onAir(row.ownerId);
+      if (onAir.all >= settings.maxLivesPerInstance) return { refuse: `This instance allows ${settings.maxLivesPerInstance} live(s) at a time; try again later` };
+      if (onAir.owner >= settings.maxLivesPerUser) return { refuse: `You can have ${settings.maxLivesPerUser} live(s) on air at a time` };
+      const sessionId = newId();
+      const live = await repo.update(liveId, { state: 'live', sessionId, startedAt: new Date(), endedAt: null });
+      return { live: live!, sessionId, maxSeconds: settings.maxLiveMinutes * 60 };
+    });
+  }
+
+  /** The session is over: a permanent live waits for the next one, a one-off live has ended. */
+  async endSession(live: LiveRow, sessionId: string): Promise<LiveRow | undefined> {
+    return this.repo.endSession(live.id, sessionId, live.permanent ? 'waiting' : 'ended');
+  }
+
+  async setReplay(liveId: string, videoId: string): Promise<void> {
+    await this.repo.update(liveId, { replayVideoId: videoId });
+  }
+
+  /** The live whose HLS file is asked for, if the viewer may see it and the session is its current one. */
+  async hlsSession(viewerId: string | null, liveId: string, sessionId: string): Promise<LiveRow> {
+    const row = await this.repo.find(liveId);
+    if (!row || !liveVisibleTo(row, viewerId) || row.sessionId !== sessionId) throw notFound(liveMessages.notFound);
+    return row;
+  }
+}
