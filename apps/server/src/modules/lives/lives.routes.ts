@@ -40,8 +40,8 @@ export const livesRoutes: FastifyPluginAsyncZod<ModuleOptions> = async (app, { c
 
   // The live HLS: playlists change every segment, so no cache keeps one longer than a second;
   // a segment never changes once written, but only a public live's may sit in a shared cache.
-  app.get('/lives/:liveId/hls/:sessionId/*', { schema: { tags: ['lives'] } }, async (request, reply) => {
-    const { liveId, sessionId, file } = liveHlsParams.parse({ ...(request.params as object), file: (request.params as { '*': string })['*'] });
+  app.get('/lives/:liveId/hls/:sessionId/*', { schema: { tags: ['lives'], params: liveHlsParams } }, async (request, reply) => {
+    const { liveId, sessionId, '*': file } = request.params;
     const live = await service.hlsSession(request.viewer?.id ?? null, liveId, sessionId);
     const scope = live.privacy === 'public' ? 'public' : 'private';
     const cache = file.endsWith('.m3u8') ? `${scope}, max-age=1` : `${scope}, max-age=3600`;
