@@ -10,6 +10,8 @@ import type { Storage } from '../../storage/storage.ts';
  */
 export class HlsMirror {
   private readonly sent = new Set<string>();
+  /** Segments stored so far, in all (the live has aired once this is above 0). */
+  stored = 0;
   private readonly playlists = new Map<string, number>();
   private running: Promise<void> = Promise.resolve();
   private timer?: NodeJS.Timeout;
@@ -47,6 +49,7 @@ export class HlsMirror {
         if (this.sent.has(rel)) continue;
         await this.storage.putFile(`${this.prefix}/${rel}`, path.join(this.dir, rel));
         this.sent.add(rel);
+        this.stored += 1;
       }
       if (files.includes('index.m3u8')) {
         const rel = `${rung}/index.m3u8`;

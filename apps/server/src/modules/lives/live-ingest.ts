@@ -97,8 +97,9 @@ export class LiveIngest {
     const log = this.opts.log;
     const prefix = liveSessionPrefix(live.id, sessionId);
     this.connections.add(conn);
-    let reason = 'the stream ended';
-    conn.onClose((why) => (reason = why));
+    // The first cause wins: a refused codec closes the connection, and the engine then fails on the cut stream.
+    let reason: string | undefined;
+    conn.onClose((why) => (reason ??= why));
     const limit = setTimeout(() => conn.close('the session reached its time limit'), maxSeconds * 1000);
     const dir = await mkdtemp(path.join(os.tmpdir(), 'glimpse-live-'));
     const mirror = new HlsMirror(dir, storage, prefix, (err) => log.error({ liveId: live.id, err: (err as Error).message }, 'live segments could not be stored'));
@@ -122,14 +123,16 @@ export class LiveIngest {
       await media.engine
         .run(job, { input: conn.flv, stallSeconds: this.opts.idleSeconds ?? 10, timeoutSeconds: maxSeconds + 60 })
         .catch((err: unknown) => {
-          reason = `the live engine stopped: ${(err as Error).message}`;
+          reason ??= `the live engine stopped: ${(err as Error).message}`;
         });
+      reason ??= 'the stream ended';
     } finally {
       clearTimeout(limit);
+      reason ??= 'the session could not start';
       conn.close(reason);
       this.connections.delete(conn);
       await mirror.stop();
-      const ended = await this.service.endSession(live, sessionId).catch((err: unknown) => {
+      const ended = await this.service.endSession(live, sessionId, mirror.stored > 0).catch((err: unknown) => {
         log.error({ liveId: live.id, err: (err as Error).message }, 'live session could not be ended');
         return undefined;
       });

@@ -140,9 +140,13 @@ export class LivesService {
     });
   }
 
-  /** The session is over: a permanent live waits for the next one, a one-off live has ended. */
-  async endSession(live: LiveRow, sessionId: string): Promise<LiveRow | undefined> {
-    return this.repo.endSession(live.id, sessionId, live.permanent ? 'waiting' : 'ended');
+  /**
+   * The session is over: a permanent live waits for the next one, a one-off live has ended. A
+   * session that never produced a segment (refused codec, an encoder that gave up at once) does
+   * not use up a one-off live.
+   */
+  async endSession(live: LiveRow, sessionId: string, aired = true): Promise<LiveRow | undefined> {
+    return this.repo.endSession(live.id, sessionId, live.permanent || !aired ? 'waiting' : 'ended');
   }
 
   async setReplay(liveId: string, videoId: string): Promise<void> {
