@@ -7,7 +7,9 @@ import { createTestApp, createUser, memoryLog, type TestContext } from '../../..
 import { call } from '../../../test/http.ts';
 import { SERVER_DIR } from '../../../test/processes.ts';
 import type { UserRow } from '../users/users.repository.ts';
+import { createWorker } from '../../worker.ts';
 import { LiveIngest, type EndedSession } from './live-ingest.ts';
+import { saveReplay } from './live-replay.ts';
 
 const PUSHER = path.join(SERVER_DIR, 'src/media/rtmp/test-push.ts');
 
@@ -42,7 +44,11 @@ describe('live ingest (real RTMP from the bundled engine)', () => {
     owner = await createUser(t.ctx);
     other = await createUser(t.ctx);
     await t.ctx.settings.update({ livesEnabled: true, maxLivesPerUser: 1, maxLivesPerInstance: 3 });
-    ingest = new LiveIngest(t.ctx, { log, segmentSeconds: 1, listSize: 10, threads: 1, idleSeconds: 5, onSessionEnd: async (s) => void ended.push(s) });
+    ingest = new LiveIngest(t.ctx, { log, segmentSeconds: 1, listSize: 10, threads: 1, idleSeconds: 5, onSessionEnd: async (s) => {
+        ended.push(s);
+        await saveReplay(t.ctx, s);
+      },
+    });
     base = `rtmp://127.0.0.1:${await ingest.listen(0, '127.0.0.1')}/live`;
   });
   afterAll(async () => {
@@ -54,7 +60,7 @@ describe('live ingest (real RTMP from the bundled engine)', () => {
   const state = async (id: string) => (await call(t, 'GET', `/lives/${id}`)).body.data;
   const get = (url: string) => t.app.inject({ method: 'GET', url });
 
-  it('plays a pushed stream as live HLS while wrong keys, garbage, a wrong codec and a live over the cap are refused', async () => {
+  it('plays a pushed stream as live HLS while wrong keys, garbage, a wrong codec and a live over the cap are refused, then saves its replay', async () => {
     const a = await create(owner, { saveReplay: true });
     const pushing = push(`${base}/${a.streamKey}`, 8);
 
@@ -106,5 +112,13 @@ describe('live ingest (real RTMP from the bundled engine)', () => {
     expect(session.recording).toMatch(/recording\.mkv$/);
     // The last playlist tells players still on it that the live is over.
     expect((await get(playlistUrl)).body).toContain('#EXT-X-ENDLIST');
+
+    // The replay: a private video through the uploads' transcode, ready once the worker has run.
+    const replayId = await until('the replay', async () => (await state(a.live._id)).replayVideoId ?? undefined);
+    expect(await createWorker(t.ctx, memoryLog()).drain()).toBeGreaterThanOrEqual(1);
+    const video = (await call(t, 'GET', `/videos/${replayId}`, { as: owner })).body.data.video;
+    expect(video).toMatchObject({ title: 'On air', status: 'ready', isPublished: false });
+    expect(video.duration).toBeGreaterThan(6);
+    expect((await call(t, 'GET', `/videos/${replayId}`)).status).toBe(404);
   });
 });

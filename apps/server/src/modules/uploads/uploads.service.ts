@@ -47,7 +47,7 @@ const lastChunkFields = z
   .extend(videoPrivacyFields.shape);
 
 /** The last chunk's fields, with the privacy they ask for (private when they name none). */
-type FinishMeta = Omit<z.infer<typeof lastChunkFields>, 'privacy'> & { privacy: PrivacyChange };
+export type FinishMeta = Omit<z.infer<typeof lastChunkFields>, 'privacy'> & { privacy: PrivacyChange };
 
 /** Resumable chunked uploads: chunks land in the storage under uploads/{userId}/{uniqueId}/ until the last one (ADR 018). */
 export class UploadsService {
@@ -272,6 +272,17 @@ export class UploadsService {
 
   private async finishFrom(file: string, userId: string, q: UploadQuery, meta: FinishMeta, thumbnail: EncodedImage | undefined): Promise<string> {
     const probed = await this.assembleAndProbe(userId, q, file);
+    const id = await this.createVideo(userId, file, probed, meta, thumbnail);
+    await this.discard(userId, q.uniqueId);
+    return id;
+  }
+
+  /**
+   * A video from a probed local file, as for every upload: the source stored, the row created
+   * (`processing`) and the transcode queued in one transaction, under the owner's quota. A live's
+   * replay comes in here too (ADR 024).
+   */
+  async createVideo(userId: string, file: string, probed: ProbeResult, meta: FinishMeta, thumbnail?: EncodedImage): Promise<string> {
     const sourceBytes = (await stat(file)).size;
     await this.quota.check(userId, sourceBytes);
     const id = newId();
@@ -312,7 +323,6 @@ export class UploadsService {
       for (const prefix of videoPrefixes(id)) await this.ctx.storage.deletePrefix(prefix);
       throw err;
     }
-    await this.discard(userId, q.uniqueId);
     return id;
   }
 
