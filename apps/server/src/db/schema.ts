@@ -415,6 +415,7 @@ export const lives = pgTable('lives', {
   sessionId: uuid('session_id'),
   startedAt: ts('started_at'),
   endedAt: ts('ended_at'),
+  heartbeatAt: ts('heartbeat_at'),
   replayVideoId: uuid('replay_video_id').references(() => videos.id, { onDelete: 'set null' }),
   createdAt: created(),
 });

@@ -15,6 +15,9 @@ CREATE TABLE lives (
   session_id uuid,
   started_at timestamptz,
   ended_at timestamptz,
+  -- Written every few seconds by the ingest holding the session: a live whose worker died stops
+  -- counting as on air once this is stale (see STALE_SESSION_MS).
+  heartbeat_at timestamptz,
   replay_video_id uuid REFERENCES videos(id) ON DELETE SET NULL,
   created_at timestamptz NOT NULL DEFAULT now()
 );

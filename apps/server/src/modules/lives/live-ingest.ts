@@ -7,7 +7,7 @@ import type { JobLogger } from '../../jobs/worker.ts';
 import { RtmpServer, type IngestConnection, type PublishDecision, type PublishRequest } from '../../media/rtmp/rtmp-server.ts';
 import { HlsMirror } from './hls-mirror.ts';
 import type { LiveRow } from './lives.repository.ts';
-import { liveSessionPrefix, LivesService } from './lives.service.ts';
+import { HEARTBEAT_MS, liveSessionPrefix, LivesService } from './lives.service.ts';
 
 export interface LiveIngestOptions {
   log: JobLogger;
@@ -101,6 +101,9 @@ export class LiveIngest {
     let reason: string | undefined;
     conn.onClose((why) => (reason ??= why));
     const limit = setTimeout(() => conn.close('the session reached its time limit'), maxSeconds * 1000);
+    const beat = setInterval(() => {
+      this.service.heartbeat(live, sessionId).catch((err: unknown) => log.error({ liveId: live.id, err: (err as Error).message }, 'live heartbeat failed'));
+    }, HEARTBEAT_MS);
     const dir = await mkdtemp(path.join(os.tmpdir(), 'glimpse-live-'));
     const mirror = new HlsMirror(dir, storage, prefix, (err) => log.error({ liveId: live.id, err: (err as Error).message }, 'live segments could not be stored'));
     const recording = live.saveReplay ? path.join(dir, 'recording.mkv') : undefined;
@@ -128,6 +131,7 @@ export class LiveIngest {
       reason ??= 'the stream ended';
     } finally {
       clearTimeout(limit);
+      clearInterval(beat);
       reason ??= 'the session could not start';
       conn.close(reason);
       this.connections.delete(conn);

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gt, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { lives } from '../../db/schema.ts';
 
@@ -43,18 +43,23 @@ export class LivesRepository {
     await this.db.delete(lives).where(eq(lives.id, id));
   }
 
-  /** Lives on air: on the whole instance, and of one owner. */
-  async onAir(ownerId: string): Promise<{ all: number; owner: number }> {
+  /** Lives on air (their ingest alive within staleMs): on the whole instance, and of one owner. */
+  async onAir(ownerId: string, staleMs: number): Promise<{ all: number; owner: number }> {
     const [row] = await this.db
       .select({ all: count(), owner: sql<number>`count(*) FILTER (WHERE ${lives.ownerId} = ${ownerId})`.mapWith(Number) })
       .from(lives)
-      .where(eq(lives.state, 'live'));
+      .where(and(eq(lives.state, 'live'), gt(lives.heartbeatAt, new Date(Date.now() - staleMs))));
     return { all: row?.all ?? 0, owner: row?.owner ?? 0 };
   }
 
   /** Serialises session starts on the instance, so two workers cannot both take the last free place. */
   async lockSessionStarts(): Promise<void> {
     await this.db.execute(sql`SELECT pg_advisory_xact_lock(3600036)`);
+  }
+
+  /** The ingest holding the session is alive. */
+  async heartbeat(id: string, sessionId: string): Promise<void> {
+    await this.db.update(lives).set({ heartbeatAt: new Date() }).where(and(eq(lives.id, id), eq(lives.sessionId, sessionId), eq(lives.state, 'live')));
   }
 
   /** Ends a session only if it is still the current one (a late end after a newer start changes nothing). */

@@ -16,6 +16,15 @@ function newKey(liveId: string): { key: string; hash: string } {
   return { key: `${liveId}.${secret}`, hash: hashSecret(secret) };
 }
 
+/** An ingest writes its heartbeat every HEARTBEAT_MS; a session silent for STALE_SESSION_MS lost its worker. */
+export const HEARTBEAT_MS = 5_000;
+export const STALE_SESSION_MS = 30_000;
+
+const onAir = (row: LiveRow) => row.state === 'live' && row.heartbeatAt !== null && Date.now() - row.heartbeatAt.getTime() < STALE_SESSION_MS;
+
+/** The state viewers see: a session whose worker died is over. */
+const shownState = (row: LiveRow): LiveRow['state'] => (row.state !== 'live' || onAir(row) ? row.state : row.permanent ? 'waiting' : 'ended');
+
 /** Where a session's files live in the storage. */
 export const liveSessionPrefix = (liveId: string, sessionId: string) => `lives/${liveId}/${sessionId}`;
 
@@ -29,10 +38,10 @@ export function presentLive(row: LiveRow): Live {
     permanent: row.permanent,
     saveReplay: row.saveReplay,
     latencyMode: row.latencyMode,
-    state: row.state,
+    state: shownState(row),
     startedAt: row.startedAt?.toISOString() ?? null,
     endedAt: row.endedAt?.toISOString() ?? null,
-    hlsUrl: row.state === 'live' && row.sessionId ? `/api/v1/lives/${row.id}/hls/${row.sessionId}/master.m3u8` : null,
+    hlsUrl: onAir(row) && row.sessionId ? `/api/v1/lives/${row.id}/hls/${row.sessionId}/master.m3u8` : null,
     replayVideoId: row.replayVideoId,
     createdAt: row.createdAt.toISOString(),
   };
@@ -52,7 +61,8 @@ export class LivesService {
   rtmpUrl(): string {
     const { live, publicUrl } = this.ctx.config;
     if (live.rtmpUrl) return live.rtmpUrl;
-    return `rtmp://${new URL(publicUrl).hostname}:${live.rtmpPort}/live`;
+    // An API process without an ingest of its own (port 0) points at the workers' default port.
+    return `rtmp://${new URL(publicUrl).hostname}:${live.rtmpPort || 1935}/live`;
   }
 
   private async requireEnabled() {
@@ -95,7 +105,7 @@ export class LivesService {
 
   async remove(viewerId: string, liveId: string): Promise<void> {
     const row = await this.owned(viewerId, liveId);
-    if (row.state === 'live') throw conflict(liveMessages.onAir);
+    if (onAir(row)) throw conflict(liveMessages.onAir);
     await this.repo.delete(liveId);
     await this.ctx.storage.deletePrefix(`lives/${liveId}`);
   }
@@ -129,13 +139,15 @@ export class LivesService {
       const stored = Buffer.from(row?.keyHash ?? hashSecret('no live'), 'hex');
       if (!row || given.length !== stored.length || !timingSafeEqual(given, stored)) return refused;
       if (!settings.livesEnabled) return { refuse: liveMessages.disabled };
-      if (row.state === 'live') return { refuse: 'This live is already on air' };
+      if (onAir(row)) return { refuse: 'This live is already on air' };
+      // A session whose worker died (stale heartbeat) does not use up a one-off live.
       if (row.state === 'ended') return { refuse: 'This live has ended; create a new live or make it permanent' };
-      const onAir = await repo.onAir(row.ownerId);
-      if (onAir.all >= settings.maxLivesPerInstance) return { refuse: `This instance allows ${settings.maxLivesPerInstance} live(s) at a time; try again later` };
-      if (onAir.owner >= settings.maxLivesPerUser) return { refuse: `You can have ${settings.maxLivesPerUser} live(s) on air at a time` };
+      const busy = await repo.onAir(row.ownerId, STALE_SESSION_MS);
+      if (busy.all >= settings.maxLivesPerInstance) return { refuse: `This instance allows ${settings.maxLivesPerInstance} live(s) at a time; try again later` };
+      if (busy.owner >= settings.maxLivesPerUser) return { refuse: `You can have ${settings.maxLivesPerUser} live(s) on air at a time` };
       const sessionId = newId();
-      const live = await repo.update(liveId, { state: 'live', sessionId, startedAt: new Date(), endedAt: null });
+      const now = new Date();
+      const live = await repo.update(liveId, { state: 'live', sessionId, startedAt: now, endedAt: null, heartbeatAt: now });
       return { live: live!, sessionId, maxSeconds: settings.maxLiveMinutes * 60 };
     });
   }
@@ -147,6 +159,10 @@ export class LivesService {
    */
   async endSession(live: LiveRow, sessionId: string, aired = true): Promise<LiveRow | undefined> {
     return this.repo.endSession(live.id, sessionId, live.permanent || !aired ? 'waiting' : 'ended');
+  }
+
+  async heartbeat(live: LiveRow, sessionId: string): Promise<void> {
+    await this.repo.heartbeat(live.id, sessionId);
   }
 
   async setReplay(liveId: string, videoId: string): Promise<void> {

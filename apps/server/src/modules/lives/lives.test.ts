@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { liveMessages } from '@glimpse/contract';
 import { createTestApp, createUser, type TestContext } from '../../../test/harness.ts';
-import { call, expectError, MISSING_ID } from '../../../test/http.ts';
+import { sql } from 'drizzle-orm';
+import { call, expectError, MISSING_ID, rows } from '../../../test/http.ts';
 import type { UserRow } from '../users/users.repository.ts';
 import { LivesService } from './lives.service.ts';
 
@@ -71,6 +72,19 @@ describe('lives and their stream keys', () => {
     expect(await service.startSession(b2)).toEqual({ refuse: 'This instance allows 2 live(s) at a time; try again later' });
     await t.ctx.settings.update({ livesEnabled: false });
     expect(await service.startSession(b2)).toEqual({ refuse: liveMessages.disabled });
+  });
+
+  it('a session whose worker died (no heartbeat for 30 s) is over: not on air, not counted, and the live can start again', async () => {
+    await enable({ maxLivesPerUser: 1, maxLivesPerInstance: 10 });
+    const fresh = await createUser(t.ctx);
+    const service = new LivesService(t.ctx);
+    const { live, streamKey } = (await call(t, 'POST', '/lives', { as: fresh, body: { title: 'Crashed' } })).body.data;
+    const other = (await call(t, 'POST', '/lives', { as: fresh, body: { title: 'Next' } })).body.data;
+    expect(await service.startSession(streamKey)).toHaveProperty('sessionId');
+    expect(await service.startSession(other.streamKey)).toEqual({ refuse: 'You can have 1 live(s) on air at a time' });
+    await rows(t, sql`UPDATE lives SET heartbeat_at = now() - interval '31 seconds' WHERE id = ${live._id}`);
+    expect((await call(t, 'GET', `/lives/${live._id}`)).body.data).toMatchObject({ state: 'ended', hlsUrl: null });
+    expect(await service.startSession(other.streamKey)).toHaveProperty('sessionId');
   });
 
   it('only the owner changes, renews or deletes a live; a private live is not found by others', async () => {
