@@ -101,11 +101,14 @@ export function planLiveJob(p: LivePlan): MediaJob {
   return { inputs: [{ url: p.inputUrl, format: 'flv' }], ...(graph ? { graph } : {}), outputs };
 }
 
-/** The master playlist of a live: the copied source first (its size is the encoder's), then the lower rungs. */
-export function liveMasterPlaylist(rungs: LiveRung[], source: { width?: number; height?: number; bandwidth?: number } = {}): string {
+/**
+ * The master playlist of a live: the copied source first, then the lower rungs. The source's size and
+ * rate are the encoder's, unknown when the session starts: its BANDWIDTH is what a 1080p30 OBS stream
+ * usually sends, so hls.js starts on it where the network allows and steps down to 360p where not.
+ */
+export function liveMasterPlaylist(rungs: LiveRung[]): string {
   const lines = ['#EXTM3U', '#EXT-X-VERSION:3', '#EXT-X-INDEPENDENT-SEGMENTS'];
-  const res = source.width && source.height ? `,RESOLUTION=${source.width}x${source.height}` : '';
-  lines.push(`#EXT-X-STREAM-INF:BANDWIDTH=${source.bandwidth ?? 6_000_000}${res}`, `${LIVE_SOURCE}/index.m3u8`);
+  lines.push('#EXT-X-STREAM-INF:BANDWIDTH=6000000', `${LIVE_SOURCE}/index.m3u8`);
   for (const r of rungs) lines.push(`#EXT-X-STREAM-INF:BANDWIDTH=${r.maxrate + 128_000}`, `${r.name}/index.m3u8`);
   return `${lines.join('\n')}\n`;
 }
