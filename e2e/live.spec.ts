@@ -14,7 +14,7 @@ function push(url: string, seconds: number): Promise<number> {
   });
 }
 
-test('a viewer waits for a live, Chromium plays its HLS as it is pushed over RTMP, and the page says when it has ended', async ({ page, request }) => {
+test('a viewer waits for a live, Chromium plays its HLS as it is pushed over RTMP, sees another viewer\'s chat comment without a reload, and is told when it has ended', async ({ page, request }) => {
   test.setTimeout(120_000);
   const admin = await adminUser(request);
   await admin.send('patch', '/admin/settings', { livesEnabled: true });
@@ -32,6 +32,12 @@ test('a viewer waits for a live, Chromium plays its HLS as it is pushed over RTM
   await waitForPlaying(page, 1);
   const played = await page.locator('video').evaluate((v: HTMLVideoElement) => ({ width: v.videoWidth, time: v.currentTime }));
   expect(played.width).toBeGreaterThan(0);
+
+  // Live chat: another viewer's comment reaches this page without a reload.
+  const fan = await createChannelUser(request, 'Live Fan');
+  await expect(page.getByRole('heading', { name: 'Live chat' })).toBeVisible();
+  await fan.send('post', `/comments/live/${live._id}`, { content: 'Hello from the chat!' }, 201);
+  await expect(page.getByText('Hello from the chat!')).toBeVisible({ timeout: 10_000 });
 
   expect(await pushed).toBe(0);
   await expect(page.getByText('The live has ended')).toBeVisible({ timeout: 30_000 });

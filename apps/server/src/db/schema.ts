@@ -11,6 +11,7 @@ import {
   integer,
   jsonb,
   pgTable,
+  type AnyPgColumn,
   primaryKey,
   real,
   smallint,
@@ -149,6 +150,8 @@ export const comments = pgTable('comments', {
   id: uuid('id').primaryKey(),
   videoId: uuid('video_id').references(() => videos.id, { onDelete: 'cascade' }),
   tweetId: uuid('tweet_id').references(() => tweets.id, { onDelete: 'cascade' }),
+  /** Live chat (migration 1051). */
+  liveId: uuid('live_id').references((): AnyPgColumn => lives.id, { onDelete: 'cascade' }),
   parentId: uuid('parent_id'),
   ownerId: uuid('owner_id')
     .notNull()

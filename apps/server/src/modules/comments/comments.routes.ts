@@ -38,7 +38,7 @@ export const commentsRoutes: FastifyPluginAsyncZod<ModuleOptions> = async (app, 
 
   // The static video/tweet routes answer top-level comments; three segments address a reply list
   // (find-my-way prefers static segments, and routes differ in length, so they never shadow each other).
-  for (const type of ['video', 'tweet'] as const) {
+  for (const type of ['video', 'tweet', 'live'] as const) {
     app.get(
       `/comments/${type}/:entityId`,
       { schema: { ...schema, params: entityCommentsParams, querystring: commentsQuery } },

@@ -2,9 +2,14 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { liveBody, liveHlsParams, liveMessages, liveParams, livePatch, pageQuery } from '@glimpse/contract';
 import type { ModuleOptions } from '../../context.ts';
 import { loginFirst, requireViewer } from '../../identity/viewer.ts';
+import { tooMany } from '../../lib/errors.ts';
 import { ok } from '../../lib/reply.ts';
 import { sendStored } from '../media-links/send-stored.ts';
+import { LiveChat, MAX_CHAT_STREAMS } from './live-chat.ts';
 import { liveSessionPrefix, LivesService } from './lives.service.ts';
+
+/** How long one chat stream stays open before the client reconnects (and visibility is checked again). */
+const CHAT_STREAM_SECONDS = 600;
 
 /** Lives and their stream keys (ADR 024). The ingest itself runs on the worker side, not here. */
 export const livesRoutes: FastifyPluginAsyncZod<ModuleOptions> = async (app, { ctx }) => {
@@ -12,6 +17,13 @@ export const livesRoutes: FastifyPluginAsyncZod<ModuleOptions> = async (app, { c
   const schema = { tags: ['lives'], security: [{ bearer: [] }] };
   const onRequest = loginFirst(liveMessages.loginRequired);
   const me = (request: Parameters<typeof requireViewer>[0]) => requireViewer(request, liveMessages.loginRequired).id;
+  const chat = new LiveChat(ctx.database);
+  const openStreams = new Set<() => void>();
+  // Open streams would keep the server from closing.
+  app.addHook('preClose', async () => {
+    for (const end of openStreams) end();
+    await chat.close();
+  });
 
   app.post('/lives', { schema: { ...schema, body: liveBody }, onRequest }, async (request, reply) =>
     ok(reply, await service.create(me(request), request.body), liveMessages.created, 201),
@@ -46,5 +58,31 @@ export const livesRoutes: FastifyPluginAsyncZod<ModuleOptions> = async (app, { c
     const scope = live.privacy === 'public' ? 'public' : 'private';
     const cache = file.endsWith('.m3u8') ? `${scope}, max-age=1` : `${scope}, max-age=3600`;
     return sendStored(ctx, request, reply, `${liveSessionPrefix(liveId, sessionId)}/${file}`, { 'cache-control': cache });
+  });
+
+  /**
+   * Live chat as Server-Sent Events: `event: comment` whenever a comment is published on the live
+   * (the page then reads the comments again). Public and unlisted lives need no login, so the
+   * browser's EventSource opens it. A stream ends after CHAT_STREAM_SECONDS and the client
+   * reconnects, so a live made private stops being heard within that time.
+   */
+  app.get('/lives/:liveId/chat/stream', { schema: { tags: ['lives'], params: liveParams } }, async (request, reply) => {
+    await service.get(request.viewer?.id ?? null, request.params.liveId);
+    const res = reply.raw;
+    const remove = await chat.add(request.params.liveId, () => res.write('event: comment\ndata: {}\n\n'));
+    if (!remove) throw tooMany(`At most ${MAX_CHAT_STREAMS} chat streams at once; try again later`);
+    reply.hijack();
+    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', 'x-accel-buffering': 'no', connection: 'close' });
+    res.write('retry: 3000\n\n');
+    const ping = setInterval(() => res.write(': ping\n\n'), 25_000);
+    const end = () => res.end();
+    const expiry = setTimeout(end, CHAT_STREAM_SECONDS * 1000);
+    openStreams.add(end);
+    res.on('close', () => {
+      clearInterval(ping);
+      clearTimeout(expiry);
+      openStreams.delete(end);
+      remove();
+    });
   });
 };

@@ -68,6 +68,8 @@ export function notificationEvents(ctx: AppContext): EventSubscriber {
       const comment = await comments.findById(e.commentId);
       if (!comment || comment.reviewState !== 'published') return { skipped: 'not published' };
       const { type, id: entityId } = entityOf(comment);
+      // Live chat moves too fast for a notification per message (ADR 024).
+      if (type === 'live') return { skipped: 'live chat' };
       const entity = await comments.findEntity(type, entityId, null, false);
       if (!entity) return { skipped: 'gone' };
       const video = type === 'video' ? await videos.findRow(entityId) : undefined;

@@ -1,14 +1,53 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import toast from 'react-hot-toast';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Live } from '@glimpse/contract';
 import { session } from '@/lib/session.ts';
 import { fakeApi, renderApp } from '@/test/render.tsx';
 
+/** jsdom has no EventSource: this one records what the page opens, and the test sends its events. */
+class FakeEventSource {
+  static opened: FakeEventSource[] = [];
+  private listeners = new Map<string, () => void>();
+  closed = false;
+  constructor(readonly url: string) {
+    FakeEventSource.opened.push(this);
+  }
+  addEventListener(type: string, listener: () => void) {
+    this.listeners.set(type, listener);
+  }
+  emit(type: string) {
+    this.listeners.get(type)?.();
+  }
+  close() {
+    this.closed = true;
+  }
+}
+
 beforeEach(() => {
   toast.remove();
   session.clear();
+  FakeEventSource.opened = [];
+  vi.stubGlobal('EventSource', FakeEventSource);
+});
+
+const chatComment = (content: string, id: string) => ({
+  _id: id,
+  content,
+  owner: { _id: 'u2', userName: 'bob', fullName: 'Bob', avatar: null },
+  replies: 0,
+  likes: 0,
+  dislikes: 0,
+  likeStatus: 0,
+  entityType: 'live',
+  entityId: ID,
+  parentId: null,
+  state: 'published',
+  pinned: false,
+  createdAt: '2026-12-01T10:00:00.000Z',
+  updatedAt: '2026-12-01T10:00:00.000Z',
+  takedown: null,
 });
 
 const ID = '0190a000-0000-7000-8000-000000000001';
@@ -44,6 +83,24 @@ describe('live watch page', () => {
     expect(screen.getByLabelText('On air now')).toHaveTextContent('LIVE');
     expect(video).toHaveProperty('autoplay', true);
     expect(screen.getByRole('button', { name: 'Jump to live' })).toBeInTheDocument();
+  });
+
+  it('shows the live chat, and a comment announced on its stream appears without a reload', async () => {
+    let chat = [chatComment('First!', 'c1')];
+    fakeApi((url) => {
+      if (url.pathname === `/api/v1/lives/${ID}`) return { data: { ...base, state: 'live', hlsUrl: `/api/v1/lives/${ID}/hls/s1/master.m3u8` } };
+      if (url.pathname === `/api/v1/comments/live/${ID}`) return { data: { comments: chat, hasNextPage: false, nextCursor: null } };
+      return undefined;
+    });
+    renderApp(`/live/${ID}`);
+    expect(await screen.findByRole('heading', { name: 'Live chat' })).toBeInTheDocument();
+    expect(await screen.findByText('First!')).toBeInTheDocument();
+    const [stream] = FakeEventSource.opened;
+    expect(stream!.url).toBe(`/api/v1/lives/${ID}/chat/stream`);
+    chat = [chatComment('Hello from Bob', 'c2'), ...chat];
+    stream!.emit('comment');
+    expect(await screen.findByText('Hello from Bob')).toBeInTheDocument();
+    expect(screen.getAllByText('First!')).toHaveLength(1);
   });
 
   it('says the live has ended and links its replay', async () => {

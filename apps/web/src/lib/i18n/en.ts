@@ -717,6 +717,7 @@ export const en = {
   'live.replay': "Watch the replay",
   'live.badge': "LIVE",
   'live.onAirLabel': "On air now",
+  'live.chat': "Live chat",
   'live.jumpToLive': "Jump to live",
   'live.myLives': "My lives",
   'live.create': "Create a live",

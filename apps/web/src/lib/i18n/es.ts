@@ -716,6 +716,7 @@ const es: Messages = {
   'live.replay': "Ver la repetición",
   'live.badge': "EN DIRECTO",
   'live.onAirLabel': "En directo ahora",
+  'live.chat': "Chat en directo",
   'live.jumpToLive': "Volver al directo",
   'live.myLives': "Mis directos",
   'live.create': "Crear un directo",

@@ -716,6 +716,7 @@ const fr: Messages = {
   'live.replay': "Voir la rediffusion",
   'live.badge': "EN DIRECT",
   'live.onAirLabel': "En direct maintenant",
+  'live.chat': "Chat en direct",
   'live.jumpToLive': "Revenir au direct",
   'live.myLives': "Mes directs",
   'live.create': "Créer un direct",

@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { EmptyState } from '@/components/ui/empty-state.tsx';
 import { Spinner } from '@/components/ui/spinner.tsx';
@@ -9,8 +10,12 @@ import { useDocumentTitle } from '@/lib/use-document-title.ts';
 import { liveQueryOptions } from '../api/lives-api.ts';
 import { LivePlayer } from '../components/live-player.tsx';
 
-/** A live's watch page: waiting (it starts by itself), on air, or ended (with its replay once made). */
-export default function LiveWatch() {
+/**
+ * A live's watch page: waiting (it starts by itself), on air, or ended (with its replay once made).
+ * `chat` renders the live chat (the comments feature, which the app composes in: features do not
+ * import each other).
+ */
+export function LiveWatch({ chat }: { chat?: (live: { liveId: string; ownerId: string }) => ReactNode }) {
   const { liveId = '' } = useParams();
   const live = useQuery(liveQueryOptions(liveId));
   useDocumentTitle(live.data?.title ?? t('live.title'));
@@ -50,6 +55,7 @@ export default function LiveWatch() {
         <h1 className="text-xl font-semibold">{l.title}</h1>
       </header>
       {l.description && <p className="whitespace-pre-wrap text-sm text-fg-muted">{l.description}</p>}
+      {chat?.({ liveId: l._id, ownerId: l.ownerId })}
     </article>
   );
 }
