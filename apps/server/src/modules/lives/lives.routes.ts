@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { liveBody, liveHlsParams, liveMessages, liveParams, livePatch, pageQuery } from '@glimpse/contract';
 import type { ModuleOptions } from '../../context.ts';
 import { loginFirst, requireViewer } from '../../identity/viewer.ts';
+import { openEventStream } from '../../http/event-stream.ts';
 import { tooMany } from '../../lib/errors.ts';
 import { ok } from '../../lib/reply.ts';
 import { sendStored } from '../media-links/send-stored.ts';
@@ -68,21 +69,9 @@ export const livesRoutes: FastifyPluginAsyncZod<ModuleOptions> = async (app, { c
    */
   app.get('/lives/:liveId/chat/stream', { schema: { tags: ['lives'], params: liveParams } }, async (request, reply) => {
     await service.get(request.viewer?.id ?? null, request.params.liveId);
-    const res = reply.raw;
-    const remove = await chat.add(request.params.liveId, () => res.write('event: comment\ndata: {}\n\n'));
+    const stream: { write?: (text: string) => void } = {};
+    const remove = await chat.add(request.params.liveId, () => stream.write?.('event: comment\ndata: {}\n\n'));
     if (!remove) throw tooMany(`At most ${MAX_CHAT_STREAMS} chat streams at once; try again later`);
-    reply.hijack();
-    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', 'x-accel-buffering': 'no', connection: 'close' });
-    res.write('retry: 3000\n\n');
-    const ping = setInterval(() => res.write(': ping\n\n'), 25_000);
-    const end = () => res.end();
-    const expiry = setTimeout(end, CHAT_STREAM_SECONDS * 1000);
-    openStreams.add(end);
-    res.on('close', () => {
-      clearInterval(ping);
-      clearTimeout(expiry);
-      openStreams.delete(end);
-      remove();
-    });
+    stream.write = openEventStream(reply, { maxSeconds: CHAT_STREAM_SECONDS, open: openStreams, onClose: remove });
   });
 };
