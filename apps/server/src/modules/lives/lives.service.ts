@@ -1,6 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { liveMessages, type Live, type LiveBody, type LivePatch, type LiveWithKey, type PageQuery } from '@glimpse/contract';
 import type { AppContext } from '../../context.ts';
+import { recordEvent } from '../../events/events.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { liveVisibleTo } from '../../policy/visibility.ts';
@@ -148,6 +149,7 @@ export class LivesService {
       const sessionId = newId();
       const now = new Date();
       const live = await repo.update(liveId, { state: 'live', sessionId, startedAt: now, endedAt: null, heartbeatAt: now });
+      await recordEvent(tx, { kind: 'liveStarted', actorId: row.ownerId, liveId, sessionId });
       return { live: live!, sessionId, maxSeconds: settings.maxLiveMinutes * 60 };
     });
   }

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { liveMessages } from '@glimpse/contract';
-import { createTestApp, createUser, type TestContext } from '../../../test/harness.ts';
+import { createTestApp, createUser, memoryLog, type TestContext } from '../../../test/harness.ts';
 import { sql } from 'drizzle-orm';
 import { call, expectError, MISSING_ID, rows } from '../../../test/http.ts';
 import type { UserRow } from '../users/users.repository.ts';
+import { createWorker } from '../../worker.ts';
 import { LivesService } from './lives.service.ts';
 
 describe('lives and their stream keys', () => {
@@ -85,6 +86,22 @@ describe('lives and their stream keys', () => {
     await rows(t, sql`UPDATE lives SET heartbeat_at = now() - interval '31 seconds' WHERE id = ${live._id}`);
     expect((await call(t, 'GET', `/lives/${live._id}`)).body.data).toMatchObject({ state: 'ended', hlsUrl: null });
     expect(await service.startSession(other.streamKey)).toHaveProperty('sessionId');
+  });
+
+  it('subscribers are told when a public live starts (a notification type with its own mail preference); a private one tells nobody', async () => {
+    await enable({ maxLivesPerUser: 5, maxLivesPerInstance: 50 });
+    const creator = await createUser(t.ctx);
+    const fan = await createUser(t.ctx);
+    await call(t, 'POST', `/subscriptions/toggle/${creator.id}`, { as: fan });
+    const service = new LivesService(t.ctx);
+    const open = (await call(t, 'POST', '/lives', { as: creator, body: { title: 'Open studio' } })).body.data;
+    const hidden = (await call(t, 'POST', '/lives', { as: creator, body: { title: 'Rehearsal', privacy: 'private' } })).body.data;
+    expect(await service.startSession(open.streamKey)).toHaveProperty('sessionId');
+    expect(await service.startSession(hidden.streamKey)).toHaveProperty('sessionId');
+    await createWorker(t.ctx, memoryLog()).drain();
+    const told = (await call(t, 'GET', '/notifications', { as: fan })).body.data.notifications;
+    expect(told).toMatchObject([{ type: 'live', actor: { _id: creator.id }, subject: { liveId: open.live._id, liveTitle: 'Open studio' } }]);
+    expect((await call(t, 'GET', '/notifications/settings', { as: fan })).body.data.settings).toMatchObject({ live: 'instant' });
   });
 
   it('only the owner changes, renews or deletes a live; a private live is not found by others', async () => {

@@ -6,6 +6,7 @@ import type { DomainEvent, EventOf } from '../../events/events.ts';
 import type { JobContext } from '../../jobs/worker.ts';
 import { CommentsRepository } from '../comments/comments.repository.ts';
 import { entityOf } from '../comments/comments.presenter.ts';
+import { LivesRepository } from '../lives/lives.repository.ts';
 import { TweetsRepository } from '../tweets/tweets.repository.ts';
 import { VideosRepository } from '../videos/videos.repository.ts';
 import { requestMailRun } from './notification-mail.job.ts';
@@ -31,6 +32,7 @@ export function notificationEvents(ctx: AppContext): EventSubscriber {
   const videos = new VideosRepository(ctx.db);
   const comments = new CommentsRepository(ctx.db);
   const tweets = new TweetsRepository(ctx.db);
+  const lives = new LivesRepository(ctx.db);
   const mail = new NotificationMailRepository(ctx.db);
   const jobs = new JobsRepository(ctx.db);
 
@@ -45,23 +47,34 @@ export function notificationEvents(ctx: AppContext): EventSubscriber {
     return shown.filter((id): id is string => id !== null);
   };
 
+  /** Every subscriber of the channel, in batches, each followed by a NOTIFY for the open bells. */
+  const toSubscribers = async (d: Delivery, channelId: string, job: JobContext) => {
+    let after: string | null = null;
+    let batches = 0;
+    do {
+      after = await repo.deliverToSubscribers(d, channelId, after, FANOUT_BATCH);
+      if (after) {
+        batches += 1;
+        await repo.notify(`e:${d.eventId}`);
+        await job.heartbeat();
+        job.signal.throwIfAborted();
+      }
+    } while (after);
+    return { batches };
+  };
+
   const fanouts = {
     async videoPublished(eventId: string, e: EventOf<'videoPublished'>, job: JobContext) {
       const video = await videos.findRow(e.videoId);
       if (!video || !(await videos.isListed(e.videoId))) return { skipped: 'not listed' };
-      const d: Delivery = { eventId, type: 'newVideo', actorId: e.actorId, subject: { videoId: video.id, videoTitle: video.title } };
-      let after: string | null = null;
-      let batches = 0;
-      do {
-        after = await repo.deliverToSubscribers(d, video.ownerId, after, FANOUT_BATCH);
-        if (after) {
-          batches += 1;
-          await repo.notify(`e:${eventId}`);
-          await job.heartbeat();
-          job.signal.throwIfAborted();
-        }
-      } while (after);
-      return { batches };
+      return toSubscribers({ eventId, type: 'newVideo', actorId: e.actorId, subject: { videoId: video.id, videoTitle: video.title } }, video.ownerId, job);
+    },
+
+    async liveStarted(eventId: string, e: EventOf<'liveStarted'>, job: JobContext) {
+      // Read now: a live made private, or whose session already ended, tells nobody.
+      const live = await lives.find(e.liveId);
+      if (!live || live.privacy !== 'public' || live.sessionId !== e.sessionId || live.state !== 'live') return { skipped: 'not public and on air' };
+      return toSubscribers({ eventId, type: 'live', actorId: e.actorId, subject: { liveId: live.id, liveTitle: live.title } }, live.ownerId, job);
     },
 
     async commentPublished(eventId: string, e: EventOf<'commentPublished'>) {

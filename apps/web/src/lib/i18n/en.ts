@@ -866,6 +866,7 @@ export const en = {
   'settings.mailReply': 'Replies to my comments',
   'settings.mailMention': 'Mentions',
   'settings.mailNewSubscriber': 'New subscribers',
+  'settings.mailLive': "Lives starting on my subscriptions",
   'settings.mailVideoProcessed': 'My video finished processing',
   'settings.mailScopeDigest': 'The daily digest of notifications',
   'admin.quotaProblem': 'Enter a size of 0 or more, or leave empty for no limit',

@@ -865,6 +865,7 @@ const es: Messages = {
   'settings.mailReply': 'Respuestas a mis comentarios',
   'settings.mailMention': 'Menciones',
   'settings.mailNewSubscriber': 'Nuevos suscriptores',
+  'settings.mailLive': "Directos que empiezan en mis suscripciones",
   'settings.mailVideoProcessed': 'Mi video terminó de procesarse',
   'settings.mailScopeDigest': 'El resumen diario de notificaciones',
   'admin.quotaProblem': 'Escribe un tamaño de 0 o más, o déjalo vacío para no poner límite',

@@ -865,6 +865,7 @@ const fr: Messages = {
   'settings.mailReply': 'Réponses à mes commentaires',
   'settings.mailMention': 'Mentions',
   'settings.mailNewSubscriber': 'Nouveaux abonnés',
+  'settings.mailLive': "Directs qui commencent sur mes abonnements",
   'settings.mailVideoProcessed': 'Le traitement de ma vidéo est terminé',
   'settings.mailScopeDigest': 'Le résumé quotidien des notifications',
   'admin.quotaProblem': 'Saisissez une taille de 0 ou plus, ou laissez vide pour ne fixer aucune limite',
