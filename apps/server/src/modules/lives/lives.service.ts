@@ -26,6 +26,10 @@ const onAir = (row: LiveRow) => row.state === 'live' && row.heartbeatAt !== null
 /** The state viewers see: a session whose worker died is over. */
 const shownState = (row: LiveRow): LiveRow['state'] => (row.state !== 'live' || onAir(row) ? row.state : row.permanent ? 'waiting' : 'ended');
 
+/** How long a process serves a live's HLS from the row it last read, and how many rows it keeps. */
+const HLS_ROW_MS = 1_000;
+const HLS_ROWS = 1_000;
+
 /** Where a session's files live in the storage. */
 export const liveSessionPrefix = (liveId: string, sessionId: string) => `lives/${liveId}/${sessionId}`;
 
@@ -53,6 +57,7 @@ export type SessionStart = { refuse: string } | { live: LiveRow; sessionId: stri
 
 export class LivesService {
   private readonly repo: LivesRepository;
+  private readonly hlsRows = new Map<string, { row: LiveRow | undefined; at: number }>();
 
   constructor(private readonly ctx: AppContext) {
     this.repo = new LivesRepository(ctx.db);
@@ -167,13 +172,27 @@ export class LivesService {
     await this.repo.heartbeat(live.id, sessionId);
   }
 
+  private async cachedRow(liveId: string): Promise<LiveRow | undefined> {
+    const hit = this.hlsRows.get(liveId);
+    if (hit && Date.now() - hit.at < HLS_ROW_MS) return hit.row;
+    const row = await this.repo.find(liveId);
+    // Bounded: ids asked for at random cannot grow it past HLS_ROWS.
+    if (this.hlsRows.size >= HLS_ROWS) this.hlsRows.clear();
+    this.hlsRows.set(liveId, { row, at: Date.now() });
+    return row;
+  }
+
   async setReplay(liveId: string, videoId: string): Promise<void> {
     await this.repo.update(liveId, { replayVideoId: videoId });
   }
 
-  /** The live whose HLS file is asked for, if the viewer may see it and the session is its current one. */
+  /**
+   * The live whose HLS file is asked for, if the viewer may see it and the session is its current one.
+   * Every viewer asks every segment: the row is kept for HLS_ROW_MS, so a change of privacy or session
+   * shows within a second without one query per request.
+   */
   async hlsSession(viewerId: string | null, liveId: string, sessionId: string): Promise<LiveRow> {
-    const row = await this.repo.find(liveId);
+    const row = await this.cachedRow(liveId);
     if (!row || !liveVisibleTo(row, viewerId) || row.sessionId !== sessionId) throw notFound(liveMessages.notFound);
     return row;
   }
