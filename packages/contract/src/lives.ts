@@ -43,6 +43,8 @@ export const live = z.object({
   endedAt: z.string().nullable(),
   /** The master playlist while the live is on, else null. */
   hlsUrl: z.string().nullable(),
+  /** People watching now (their player asked for the playlist within the last 30 s); null when not on air. */
+  viewers: z.number().int().nullable(),
   /** The replay video of the last session, once made. */
   replayVideoId: z.string().nullable(),
   createdAt: z.string(),

@@ -422,3 +422,16 @@ export const lives = pgTable('lives', {
   replayVideoId: uuid('replay_video_id').references(() => videos.id, { onDelete: 'set null' }),
   createdAt: created(),
 });
+
+// --- live viewers (migration 1053): a keyed hash per viewer, seen within the last minute ---
+export const liveViewers = pgTable(
+  'live_viewers',
+  {
+    liveId: uuid('live_id')
+      .notNull()
+      .references(() => lives.id, { onDelete: 'cascade' }),
+    viewer: text('viewer').notNull(),
+    seenAt: ts('seen_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.liveId, t.viewer] })],
+);

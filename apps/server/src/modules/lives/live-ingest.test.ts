@@ -44,7 +44,7 @@ describe('live ingest (real RTMP from the bundled engine)', () => {
     owner = await createUser(t.ctx);
     other = await createUser(t.ctx);
     await t.ctx.settings.update({ livesEnabled: true, maxLivesPerUser: 1, maxLivesPerInstance: 3 });
-    ingest = new LiveIngest(t.ctx, { log, segmentSeconds: 1, listSize: 10, threads: 1, idleSeconds: 5, onSessionEnd: async (s) => {
+    ingest = new LiveIngest(t.ctx, { log, segmentSeconds: 1, listSize: 10, threads: 1, idleSeconds: 10, onSessionEnd: async (s) => {
         ended.push(s);
         await saveReplay(t.ctx, s);
       },
@@ -62,7 +62,8 @@ describe('live ingest (real RTMP from the bundled engine)', () => {
 
   it('plays a pushed stream as live HLS while wrong keys, garbage, a wrong codec and a live over the cap are refused, then saves its replay', async () => {
     const a = await create(owner, { saveReplay: true });
-    const pushing = push(`${base}/${a.streamKey}`, 8);
+    // Long enough to outlast the refused pushes below on a loaded machine (each starts a process).
+    const pushing = push(`${base}/${a.streamKey}`, 14);
 
     const master = await until('the live to start', async () => (await state(a.live._id)).hlsUrl ?? undefined);
     const playlistUrl = master.replace('master.m3u8', 'source/index.m3u8');
@@ -71,6 +72,8 @@ describe('live ingest (real RTMP from the bundled engine)', () => {
       return res.statusCode === 200 && res.body.includes('seg_') ? res : undefined;
     });
     expect(first.headers['cache-control']).toBe('public, max-age=1');
+    // The player asking for the playlist is a viewer (one, however often it asks).
+    expect((await state(a.live._id)).viewers).toBe(1);
     expect(first.headers['content-type']).toBe('application/vnd.apple.mpegurl');
     expect(first.body).toMatch(/#EXT-X-TARGETDURATION:[12]\n/);
     const masterText = (await get(master)).body;
@@ -93,7 +96,8 @@ describe('live ingest (real RTMP from the bundled engine)', () => {
     const b = await create(other);
     expect(await push(`${base}/${b.streamKey}`, 2, 'flv1')).not.toBe(0);
     const second = await create(owner);
-    expect(await push(`${base}/${second.streamKey}`, 1)).not.toBe(0);
+    // On failure, the ingest's log says what happened to the sessions.
+    expect(await push(`${base}/${second.streamKey}`, 1), JSON.stringify(log.lines)).not.toBe(0);
     const refusals = log.lines.filter((l) => l.msg === 'rtmp publish refused').map((l) => l.obj.reason);
     expect(refusals).toEqual(expect.arrayContaining(['Invalid stream key', 'You can have 1 live(s) on air at a time']));
     expect(log.lines.some((l) => l.msg === 'rtmp connection refused' && l.obj.reason === 'not an RTMP handshake')).toBe(true);
@@ -108,6 +112,7 @@ describe('live ingest (real RTMP from the bundled engine)', () => {
 
     expect(await pushing).toBe(0);
     await until('A to end', async () => ((await state(a.live._id)).state === 'ended' ? true : undefined));
+    expect((await state(a.live._id)).viewers).toBeNull();
     const session = ended.find((e) => e.live.id === a.live._id)!;
     expect(session.recording).toMatch(/recording\.mkv$/);
     // The last playlist tells players still on it that the live is over.

@@ -102,7 +102,7 @@ export class LiveIngest {
     conn.onClose((why) => (reason ??= why));
     const limit = setTimeout(() => conn.close('the session reached its time limit'), maxSeconds * 1000);
     const beat = setInterval(() => {
-      this.service.heartbeat(live, sessionId).catch((err: unknown) => log.error({ liveId: live.id, err: (err as Error).message }, 'live heartbeat failed'));
+      Promise.all([this.service.heartbeat(live, sessionId), this.service.forgetViewers(live.id)]).catch((err: unknown) => log.error({ liveId: live.id, err: (err as Error).message }, 'live heartbeat failed'));
     }, HEARTBEAT_MS);
     const dir = await mkdtemp(path.join(os.tmpdir(), 'glimpse-live-'));
     const mirror = new HlsMirror(dir, storage, prefix, (err) => log.error({ liveId: live.id, err: (err as Error).message }, 'live segments could not be stored'));
@@ -136,6 +136,7 @@ export class LiveIngest {
       conn.close(reason);
       this.connections.delete(conn);
       await mirror.stop();
+      await this.service.forgetViewers(live.id, true).catch(() => undefined);
       const ended = await this.service.endSession(live, sessionId, mirror.stored > 0).catch((err: unknown) => {
         log.error({ liveId: live.id, err: (err as Error).message }, 'live session could not be ended');
         return undefined;

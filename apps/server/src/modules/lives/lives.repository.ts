@@ -1,6 +1,6 @@
 import { and, count, desc, eq, gt, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { lives } from '../../db/schema.ts';
+import { lives, liveViewers } from '../../db/schema.ts';
 
 export type LiveRow = typeof lives.$inferSelect;
 export type NewLive = typeof lives.$inferInsert;
@@ -55,6 +55,28 @@ export class LivesRepository {
   /** Serialises session starts on the instance, so two workers cannot both take the last free place. */
   async lockSessionStarts(): Promise<void> {
     await this.db.execute(sql`SELECT pg_advisory_xact_lock(3600036)`);
+  }
+
+  /** A viewer's player asked for the live's playlist. */
+  async sawViewer(liveId: string, viewer: string): Promise<void> {
+    await this.db
+      .insert(liveViewers)
+      .values({ liveId, viewer })
+      .onConflictDoUpdate({ target: [liveViewers.liveId, liveViewers.viewer], set: { seenAt: sql`now()` } });
+  }
+
+  /** Viewers whose player asked within the last `seconds`. */
+  async viewers(liveId: string, seconds: number): Promise<number> {
+    const [row] = await this.db
+      .select({ n: count() })
+      .from(liveViewers)
+      .where(and(eq(liveViewers.liveId, liveId), gt(liveViewers.seenAt, sql`now() - make_interval(secs => ${seconds})`)));
+    return row?.n ?? 0;
+  }
+
+  /** Forgets viewers not seen for `seconds` (all of them when the session ends: 0). */
+  async forgetViewers(liveId: string, seconds: number): Promise<void> {
+    await this.db.delete(liveViewers).where(and(eq(liveViewers.liveId, liveId), sql`${liveViewers.seenAt} <= now() - make_interval(secs => ${seconds})`));
   }
 
   /** The ingest holding the session is alive. */

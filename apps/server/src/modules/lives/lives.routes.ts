@@ -56,6 +56,9 @@ export const livesRoutes: FastifyPluginAsyncZod<ModuleOptions> = async (app, { c
   app.get('/lives/:liveId/hls/:sessionId/*', { schema: { tags: ['lives'], params: liveHlsParams } }, async (request, reply) => {
     const { liveId, sessionId, '*': file } = request.params;
     const live = await service.hlsSession(request.viewer?.id ?? null, liveId, sessionId);
+    if (file.endsWith('/index.m3u8') && live.state === 'live') {
+      service.sawViewer(liveId, request.ip, request.headers['user-agent'] ?? '').catch((err: unknown) => request.log.warn({ err }, 'live viewer not counted'));
+    }
     const scope = live.privacy === 'public' ? 'public' : 'private';
     const cache = file.endsWith('.m3u8') ? `${scope}, max-age=1` : `${scope}, max-age=3600`;
     return sendStored(ctx, request, reply, `${liveSessionPrefix(liveId, sessionId)}/${file}`, { 'cache-control': cache });

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { liveMessages, type Live, type LiveBody, type LivePatch, type LiveWithKey, type PageQuery } from '@glimpse/contract';
 import type { AppContext } from '../../context.ts';
 import { recordEvent } from '../../events/events.ts';
@@ -30,10 +30,15 @@ const shownState = (row: LiveRow): LiveRow['state'] => (row.state !== 'live' || 
 const HLS_ROW_MS = 1_000;
 const HLS_ROWS = 1_000;
 
+/** A viewer counts while their player asked within this many seconds; a process writes each viewer at most every VIEWER_WRITE_MS. */
+const VIEWER_SECONDS = 30;
+const VIEWER_WRITE_MS = 10_000;
+const VIEWER_WRITES_KEPT = 20_000;
+
 /** Where a session's files live in the storage. */
 export const liveSessionPrefix = (liveId: string, sessionId: string) => `lives/${liveId}/${sessionId}`;
 
-export function presentLive(row: LiveRow): Live {
+export function presentLive(row: LiveRow, viewers: number | null = null): Live {
   return {
     _id: row.id,
     ownerId: row.ownerId,
@@ -47,6 +52,7 @@ export function presentLive(row: LiveRow): Live {
     startedAt: row.startedAt?.toISOString() ?? null,
     endedAt: row.endedAt?.toISOString() ?? null,
     hlsUrl: onAir(row) && row.sessionId ? `/api/v1/lives/${row.id}/hls/${row.sessionId}/master.m3u8` : null,
+    viewers: onAir(row) ? viewers : null,
     replayVideoId: row.replayVideoId,
     createdAt: row.createdAt.toISOString(),
   };
@@ -58,6 +64,7 @@ export type SessionStart = { refuse: string } | { live: LiveRow; sessionId: stri
 export class LivesService {
   private readonly repo: LivesRepository;
   private readonly hlsRows = new Map<string, { row: LiveRow | undefined; at: number }>();
+  private readonly viewerWrites = new Map<string, number>();
 
   constructor(private readonly ctx: AppContext) {
     this.repo = new LivesRepository(ctx.db);
@@ -101,7 +108,7 @@ export class LivesService {
   async get(viewerId: string | null, liveId: string): Promise<Live> {
     const row = await this.repo.find(liveId);
     if (!row || !liveVisibleTo(row, viewerId)) throw notFound(liveMessages.notFound);
-    return presentLive(row);
+    return presentLive(row, onAir(row) ? await this.repo.viewers(liveId, VIEWER_SECONDS) : null);
   }
 
   async update(viewerId: string, liveId: string, patch: LivePatch): Promise<Live> {
@@ -170,6 +177,26 @@ export class LivesService {
 
   async heartbeat(live: LiveRow, sessionId: string): Promise<void> {
     await this.repo.heartbeat(live.id, sessionId);
+  }
+
+  /**
+   * A player asked for a rung's playlist (every segment, while it plays): the viewer, as a keyed
+   * hash of address and browser, is counted for VIEWER_SECONDS. Written at most every
+   * VIEWER_WRITE_MS per viewer and process, so a live's viewers do not become a write per request.
+   */
+  async sawViewer(liveId: string, address: string, userAgent: string): Promise<void> {
+    const viewer = createHmac('sha256', this.ctx.config.jwtSecret).update(`live-viewer\0${liveId}\0${address}\0${userAgent}`).digest('hex').slice(0, 32);
+    const key = `${liveId}:${viewer}`;
+    const last = this.viewerWrites.get(key);
+    if (last && Date.now() - last < VIEWER_WRITE_MS) return;
+    if (this.viewerWrites.size >= VIEWER_WRITES_KEPT) this.viewerWrites.clear();
+    this.viewerWrites.set(key, Date.now());
+    await this.repo.sawViewer(liveId, viewer);
+  }
+
+  /** Drops viewers gone for a while (the ingest, every heartbeat), or every one of them (at the session's end). */
+  async forgetViewers(liveId: string, all = false): Promise<void> {
+    await this.repo.forgetViewers(liveId, all ? 0 : VIEWER_SECONDS * 2);
   }
 
   private async cachedRow(liveId: string): Promise<LiveRow | undefined> {

@@ -64,6 +64,7 @@ const base: Live = {
   startedAt: null,
   endedAt: null,
   hlsUrl: null,
+  viewers: null,
   replayVideoId: null,
   createdAt: '2026-12-01T10:00:00.000Z',
 };
@@ -77,10 +78,11 @@ describe('live watch page', () => {
     expect(screen.queryByText('LIVE')).not.toBeInTheDocument();
     expect(screen.getByRole('heading', { name: 'Morning show' })).toBeInTheDocument();
 
-    answer = { ...base, state: 'live', hlsUrl: `/api/v1/lives/${ID}/hls/s1/master.m3u8` };
+    answer = { ...base, state: 'live', hlsUrl: `/api/v1/lives/${ID}/hls/s1/master.m3u8`, viewers: 12 };
     // The page asks again every 3 s while it waits.
     const video = await screen.findByLabelText('Morning show', { selector: 'video' }, { timeout: 5_000 });
     expect(screen.getByLabelText('On air now')).toHaveTextContent('LIVE');
+    expect(screen.getByText('12 watching')).toBeInTheDocument();
     expect(video).toHaveProperty('autoplay', true);
     expect(screen.getByRole('button', { name: 'Jump to live' })).toBeInTheDocument();
   });

@@ -718,6 +718,7 @@ export const en = {
   'live.badge': "LIVE",
   'live.onAirLabel': "On air now",
   'live.chat': "Live chat",
+  'live.viewers': '{n} {count, plural, one {watching} other {watching}}',
   'live.jumpToLive': "Jump to live",
   'live.myLives': "My lives",
   'live.create': "Create a live",

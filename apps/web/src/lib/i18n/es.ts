@@ -717,6 +717,7 @@ const es: Messages = {
   'live.badge': "EN DIRECTO",
   'live.onAirLabel': "En directo ahora",
   'live.chat': "Chat en directo",
+  'live.viewers': "{n} {count, plural, one {espectador} other {espectadores}}",
   'live.jumpToLive': "Volver al directo",
   'live.myLives': "Mis directos",
   'live.create': "Crear un directo",

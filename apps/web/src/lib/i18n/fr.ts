@@ -717,6 +717,7 @@ const fr: Messages = {
   'live.badge': "EN DIRECT",
   'live.onAirLabel': "En direct maintenant",
   'live.chat': "Chat en direct",
+  'live.viewers': "{n} {count, plural, one {spectateur} other {spectateurs}}",
   'live.jumpToLive': "Revenir au direct",
   'live.myLives': "Mes directs",
   'live.create': "Créer un direct",

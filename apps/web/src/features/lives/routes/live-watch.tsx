@@ -5,6 +5,7 @@ import { EmptyState } from '@/components/ui/empty-state.tsx';
 import { Spinner } from '@/components/ui/spinner.tsx';
 import { paths } from '@/config/paths.ts';
 import { errorMessage } from '@/lib/api-client.ts';
+import { plural } from '@/lib/format.ts';
 import { t } from '@/lib/i18n/i18n.ts';
 import { useDocumentTitle } from '@/lib/use-document-title.ts';
 import { liveQueryOptions } from '../api/lives-api.ts';
@@ -53,6 +54,7 @@ export function LiveWatch({ chat }: { chat?: (live: { liveId: string; ownerId: s
           </span>
         )}
         <h1 className="text-xl font-semibold">{l.title}</h1>
+        {l.viewers !== null && <span className="text-sm text-fg-muted">{plural(l.viewers, 'live.viewers')}</span>}
       </header>
       {l.description && <p className="whitespace-pre-wrap text-sm text-fg-muted">{l.description}</p>}
       {chat?.({ liveId: l._id, ownerId: l.ownerId })}
