@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
+import { Radio } from 'lucide-react';
 import { Link, useParams } from 'react-router';
 import { EmptyState } from '@/components/ui/empty-state.tsx';
 import { Spinner } from '@/components/ui/spinner.tsx';
@@ -31,7 +32,7 @@ export function LiveWatch({ chat }: { chat?: (live: { liveId: string; ownerId: s
         <section className="flex aspect-video w-full flex-col items-center justify-center gap-3 rounded-xl bg-surface-subtle p-6 text-center" aria-live="polite">
           {l.state === 'waiting' ? (
             <>
-              <Spinner />
+              <Radio className="size-10 animate-pulse text-fg-muted" aria-hidden />
               <p className="text-lg font-semibold">{t('live.waiting')}</p>
               <p className="text-sm text-fg-muted">{t('live.waitingText')}</p>
             </>
