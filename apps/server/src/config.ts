@@ -37,6 +37,8 @@ const envSchema = z.object({
   RATE_LIMIT_PASSWORD_CHANGE: int(10),
   RATE_LIMIT_UPLOAD: int(2000),
   RATE_LIMIT_REPORT: int(30),
+  /** Comments (live chat included) per window per client. */
+  RATE_LIMIT_COMMENT: int(300),
   /** Analytics heartbeats per IP per window (a player sends one every 5 s; households share an IP). */
   RATE_LIMIT_HEARTBEAT: int(3000),
   RATE_LIMITS_ENABLED: bool.default(true),
@@ -141,6 +143,7 @@ export interface Config {
     passwordChange: number;
     upload: number;
     report: number;
+    comment: number;
     heartbeat: number;
   };
   rateLimitStore: Env['RATE_LIMIT_STORE'];
@@ -250,6 +253,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
       passwordChange: e.RATE_LIMIT_PASSWORD_CHANGE,
       upload: e.RATE_LIMIT_UPLOAD,
       report: e.RATE_LIMIT_REPORT,
+      comment: e.RATE_LIMIT_COMMENT,
       heartbeat: e.RATE_LIMIT_HEARTBEAT,
     },
     rateLimitStore: e.RATE_LIMIT_STORE,

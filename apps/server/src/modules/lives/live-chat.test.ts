@@ -86,4 +86,20 @@ describe('live chat: comments on a live, pushed to its viewers', () => {
     // Nor can its comments be liked by someone who cannot see the live.
     expectError(await call(t, 'POST', `/likes/comment/${own.body.data._id}/like`, { as: viewer }), 404);
   });
+
+  it('cuts a flood of chat messages from one client off with RATE_LIMIT_COMMENT; the refused one is not stored', async () => {
+    const limited = await createTestApp({ RATE_LIMITS_ENABLED: 'true', RATE_LIMIT_COMMENT: '2' });
+    try {
+      const [owner, fan] = [await createUser(limited.ctx), await createUser(limited.ctx)];
+      await limited.ctx.settings.update({ livesEnabled: true });
+      const liveId = (await call(limited, 'POST', '/lives', { as: owner, body: { title: 'Busy chat' } })).body.data.live._id;
+      const answers = [];
+      for (let i = 0; i < 3; i++) answers.push(await call(limited, 'POST', `/comments/live/${liveId}`, { as: fan, body: { content: `message ${i}` } }));
+      expect(answers.map((a) => a.status)).toEqual([201, 201, 429]);
+      expect(answers[2]!.body.message).toMatch(/^Too many requests, please try again in \d+ seconds\.$/);
+      expect((await call(limited, 'GET', `/comments/live/${liveId}`)).body.data.comments).toHaveLength(2);
+    } finally {
+      await limited.close();
+    }
+  });
 });
