@@ -70,6 +70,8 @@ const envSchema = z.object({
   /** The worker's RTMP ingest for lives (ADR 024): port (0 = no ingest on this worker) and address. */
   LIVE_RTMP_PORT: z.coerce.number().int().min(0).max(65535).default(1935),
   LIVE_RTMP_HOST: z.string().default('0.0.0.0'),
+  /** Behind the nginx `stream` front with `proxy_protocol on`: read the encoder's address from it (ADR 024). */
+  LIVE_RTMP_PROXY_PROTOCOL: bool.default(false),
   /** The RTMP URL creators paste into OBS (rtmps:// through the nginx front); default rtmp://<PUBLIC_URL host>:<port>/live. */
   LIVE_RTMP_URL: z.string().regex(/^rtmps?:\/\/[^\s]+$/, 'an rtmp:// or rtmps:// URL').optional(),
   /** `bundled` (FFmpeg inside the node-av npm package), `system` (FFMPEG_PATH or the PATH), `auto` = system when FFMPEG_PATH is set. */
@@ -154,7 +156,7 @@ export interface Config {
   mediaUrlTtlSeconds: number;
   mediaAccelRedirect?: string;
   worker: { enabled: boolean; concurrency: number };
-  live: { rtmpPort: number; rtmpHost: string; rtmpUrl?: string };
+  live: { rtmpPort: number; rtmpHost: string; rtmpUrl?: string; proxyProtocol: boolean };
   media: {
     engine: Env['MEDIA_ENGINE'];
     ffmpegPath?: string;
@@ -269,7 +271,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
     mediaUrlTtlSeconds: e.MEDIA_URL_TTL_SECONDS,
     mediaAccelRedirect: e.MEDIA_ACCEL_REDIRECT,
     worker: { enabled: e.WORKER_ENABLED, concurrency: Math.max(1, e.WORKER_CONCURRENCY) },
-    live: { rtmpPort: e.LIVE_RTMP_PORT, rtmpHost: e.LIVE_RTMP_HOST, rtmpUrl: e.LIVE_RTMP_URL },
+    live: { rtmpPort: e.LIVE_RTMP_PORT, rtmpHost: e.LIVE_RTMP_HOST, rtmpUrl: e.LIVE_RTMP_URL, proxyProtocol: e.LIVE_RTMP_PROXY_PROTOCOL },
     media: {
       engine: e.MEDIA_ENGINE,
       ffmpegPath: e.FFMPEG_PATH,

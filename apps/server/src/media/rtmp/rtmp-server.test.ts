@@ -17,10 +17,10 @@ describe('RTMP server bounds', () => {
   let server: RtmpServer | undefined;
   afterEach(() => server?.close());
 
-  async function start(handshakeTimeoutMs = 10_000) {
+  async function start(handshakeTimeoutMs = 10_000, maxPerAddress = 8) {
     const lines: { msg: string; reason: unknown }[] = [];
     const log = { info: (o: object, msg: string) => void lines.push({ msg, reason: (o as { reason?: unknown }).reason }), warn: () => undefined };
-    server = new RtmpServer({ log, handshakeTimeoutMs, onPublish: async () => ({ refuse: 'not in this test' }) });
+    server = new RtmpServer({ log, handshakeTimeoutMs, maxPerAddress, onPublish: async () => ({ refuse: 'not in this test' }) });
     return { port: await server.listen(0, '127.0.0.1'), lines };
   }
 
@@ -39,6 +39,61 @@ describe('RTMP server bounds', () => {
     const { port, lines } = await start(300);
     await hangUp(port, handshake);
     expect(lines).toContainEqual({ msg: 'rtmp connection refused', reason: 'no publish within the time allowed' });
+  });
+
+  it('refuses connections from one address beyond its share, and takes them again once others close', async () => {
+    const { port, lines } = await start(10_000, 2);
+    const open = () =>
+      new Promise<net.Socket>((resolve) => {
+        const socket = net.connect(port, '127.0.0.1', () => resolve(socket));
+        socket.on('error', () => undefined);
+      });
+    const [a, b] = [await open(), await open()];
+    const third = await open();
+    await new Promise<void>((resolve) => third.on('close', () => resolve()));
+    expect(lines).toContainEqual({ msg: 'rtmp connection refused', reason: 'too many connections from one address' });
+    a.destroy();
+    await new Promise((r) => setTimeout(r, 100));
+    const fourth = await open();
+    const stillOpen = await new Promise<boolean>((resolve) => {
+      fourth.once('close', () => resolve(false));
+      setTimeout(() => resolve(true), 200);
+    });
+    expect(stillOpen).toBe(true);
+    b.destroy();
+    fourth.destroy();
+  });
+
+  it("behind a front speaking the PROXY protocol, the encoder's address is the one it names", async () => {
+    const asked: { app: string; streamName: string; remoteAddress: string }[] = [];
+    server = new RtmpServer({ proxyProtocol: true, onPublish: async (req) => (asked.push(req), { refuse: 'seen' }) });
+    const port = await server.listen(0, '127.0.0.1');
+    /** One command message on chunk stream 3, split into 128-byte chunks as a client must. */
+    const command = (...values: Parameters<typeof encodeAmf0>) => {
+      const body = encodeAmf0(...values);
+      const head = Buffer.from([0x03, 0, 0, 0, 0, 0, 0, 20, 0, 0, 0, 0]);
+      head.writeUIntBE(body.length, 4, 3);
+      const parts: Buffer[] = [head];
+      for (let off = 0; off < body.length; off += 128) parts.push(...(off ? [Buffer.from([0xc3])] : []), body.subarray(off, off + 128));
+      return Buffer.concat(parts);
+    };
+    await hangUp(
+      port,
+      Buffer.concat([
+        Buffer.from('PROXY TCP4 203.0.113.7 127.0.0.1 50000 1935\r\n', 'latin1'),
+        handshake,
+        command('connect', 1, { app: 'live', type: 'nonprivate', flashVer: 'FMLE/3.0 (compatible; FMSc/1.0)', tcUrl: 'rtmp://example.org/live', padding: 'x'.repeat(80) }),
+        command('createStream', 2, null),
+        command('publish', 3, null, 'the-key', 'live'),
+      ]),
+    );
+    expect(asked).toEqual([{ app: 'live', streamName: 'the-key', remoteAddress: '203.0.113.7' }]);
+    // Without the line, a front that should send one is not trusted: the connection is closed.
+    const lines: unknown[] = [];
+    await server.close();
+    server = new RtmpServer({ proxyProtocol: true, log: { info: (o) => void lines.push((o as { reason: string }).reason), warn: () => undefined }, onPublish: async () => ({ refuse: 'no' }) });
+    await hangUp(await server.listen(0, '127.0.0.1'), handshake);
+    expect(lines).toEqual(['bad PROXY header']);
   });
 
   it('hangs up on a chunk size over 64 KiB and on a message over 4 MiB', async () => {

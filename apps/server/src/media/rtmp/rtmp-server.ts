@@ -35,6 +35,14 @@ export interface RtmpServerOptions {
   onPublish(req: PublishRequest): Promise<PublishDecision>;
   log?: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
   maxConnections?: number;
+  /** Connections one address may hold at once (an encoder needs one; a flood of slow handshakes is cut here). */
+  maxPerAddress?: number;
+  /**
+   * Behind a TCP front (nginx `stream` with `proxy_protocol on`): every connection starts with a PROXY
+   * protocol v1 line naming the encoder's address, which then stands for the connection's (key
+   * guessing limits, logs). The front bounds connections per address itself (`limit_conn`).
+   */
+  proxyProtocol?: boolean;
   handshakeTimeoutMs?: number;
   /** A publishing connection that sends nothing for this long is closed. */
   idleTimeoutMs?: number;
@@ -68,6 +76,7 @@ interface ChunkState {
 export class RtmpServer {
   private readonly server: net.Server;
   private readonly sockets = new Set<net.Socket>();
+  private readonly perAddress = new Map<string, number>();
 
   constructor(private readonly opts: RtmpServerOptions) {
     this.server = net.createServer((socket) => this.accept(socket));
@@ -90,9 +99,27 @@ export class RtmpServer {
   }
 
   private accept(socket: net.Socket) {
+    if (this.opts.proxyProtocol) {
+      this.sockets.add(socket);
+      socket.on('close', () => this.sockets.delete(socket));
+      new Connection(socket, this.opts);
+      return;
+    }
+    const address = socket.remoteAddress ?? '';
+    const held = this.perAddress.get(address) ?? 0;
+    if (held >= (this.opts.maxPerAddress ?? 8)) {
+      this.opts.log?.info({ reason: 'too many connections from one address', remote: address }, 'rtmp connection refused');
+      socket.destroy();
+      return;
+    }
+    this.perAddress.set(address, held + 1);
     this.sockets.add(socket);
-    socket.setNoDelay(true);
-    socket.on('close', () => this.sockets.delete(socket));
+    socket.on('close', () => {
+      this.sockets.delete(socket);
+      const left = (this.perAddress.get(address) ?? 1) - 1;
+      if (left > 0) this.perAddress.set(address, left);
+      else this.perAddress.delete(address);
+    });
     new Connection(socket, this.opts);
   }
 }
@@ -100,7 +127,9 @@ export class RtmpServer {
 class Connection implements IngestConnection {
   readonly flv = new PassThrough({ highWaterMark: 1024 * 1024 });
   private buf: Buffer = Buffer.alloc(0);
-  private stage: 'c0c1' | 'c2' | 'chunks' = 'c0c1';
+  private stage: 'proxy' | 'c0c1' | 'c2' | 'chunks';
+  /** The encoder's address: the socket's, or the one a trusted front's PROXY line names. */
+  private remote: string;
   private inChunkSize = 128;
   private readonly chunks = new Map<number, ChunkState>();
   private app = '';
@@ -119,6 +148,9 @@ class Connection implements IngestConnection {
     private readonly socket: net.Socket,
     private readonly opts: RtmpServerOptions,
   ) {
+    this.stage = opts.proxyProtocol ? 'proxy' : 'c0c1';
+    this.remote = socket.remoteAddress ?? '';
+    socket.setNoDelay(true);
     const handshakeMs = opts.handshakeTimeoutMs ?? 10_000;
     const idleMs = opts.idleTimeoutMs ?? 10_000;
     const openedAt = Date.now();
@@ -154,14 +186,26 @@ class Connection implements IngestConnection {
     clearInterval(this.timer);
     this.socket.destroy();
     this.flv.end();
-    if (!this.publishing && !this.deciding) this.opts.log?.info({ reason, remote: this.socket.remoteAddress }, 'rtmp connection refused');
+    if (!this.publishing && !this.deciding) this.opts.log?.info({ reason, remote: this.remote }, 'rtmp connection refused');
     for (const l of this.closeListeners) l(reason);
   }
 
   private consume() {
     for (;;) {
       if (this.closed) return;
-      if (this.stage === 'c0c1') {
+      if (this.stage === 'proxy') {
+        // PROXY protocol v1: one text line of at most 107 bytes.
+        const end = this.buf.indexOf('\r\n');
+        if (end < 0) {
+          if (this.buf.length > 107) throw new ProtocolError('bad PROXY header');
+          return;
+        }
+        const m = /^PROXY (?:UNKNOWN.*|(?:TCP4|TCP6) (\S+) \S+ \d+ \d+)$/.exec(this.buf.toString('latin1', 0, end));
+        if (!m) throw new ProtocolError('bad PROXY header');
+        if (m[1]) this.remote = m[1];
+        this.buf = this.buf.subarray(end + 2);
+        this.stage = 'c0c1';
+      } else if (this.stage === 'c0c1') {
         if (this.buf.length < 1 + HANDSHAKE_SIZE) return;
         if (this.buf[0] !== 3) throw new ProtocolError('not an RTMP handshake');
         const c1 = this.buf.subarray(1, 1 + HANDSHAKE_SIZE);
@@ -301,7 +345,7 @@ class Connection implements IngestConnection {
       const streamName = typeof values[3] === 'string' ? values[3] : '';
       if (this.deciding || this.publishing) throw new ProtocolError('publish sent twice');
       this.deciding = true;
-      this.opts.onPublish({ app: this.app, streamName, remoteAddress: this.socket.remoteAddress ?? '' }).then(
+      this.opts.onPublish({ app: this.app, streamName, remoteAddress: this.remote }).then(
         (decision) => this.decided(decision),
         (err: unknown) => this.decided({ refuse: `could not check the key: ${(err as Error).message}` }),
       );
@@ -316,7 +360,7 @@ class Connection implements IngestConnection {
     if (this.closed) return;
     if ('refuse' in decision) {
       this.status('error', 'NetStream.Publish.BadName', decision.refuse);
-      this.opts.log?.warn({ reason: decision.refuse, remote: this.socket.remoteAddress }, 'rtmp publish refused');
+      this.opts.log?.warn({ reason: decision.refuse, remote: this.remote }, 'rtmp publish refused');
       // Let the status reach the encoder before hanging up.
       setTimeout(() => this.close(decision.refuse), 100);
       return;

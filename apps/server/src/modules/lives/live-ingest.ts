@@ -57,6 +57,7 @@ export class LiveIngest {
       onPublish: (req) => this.decide(req),
       log: { info: (o, m) => opts.log.info(o, m), warn: (o, m) => opts.log.info(o, m) },
       idleTimeoutMs: (opts.idleSeconds ?? 10) * 1000,
+      proxyProtocol: ctx.config.live.proxyProtocol,
     });
   }
 
