@@ -9,7 +9,7 @@ const SERVER_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '.
 /** Pushes a test pattern and a tone over RTMP in real time with the bundled engine, as OBS would. */
 function push(url: string, seconds: number): Promise<number> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/media/rtmp/test-push.ts', url, String(seconds)], { cwd: SERVER_DIR, stdio: 'ignore' });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'test/rtmp-push.ts', url, String(seconds)], { cwd: SERVER_DIR, stdio: 'ignore' });
     child.on('close', (code) => resolve(code ?? -1));
   });
 }

@@ -11,7 +11,7 @@ import { createWorker } from '../../worker.ts';
 import { LiveIngest, type EndedSession } from './live-ingest.ts';
 import { saveReplay } from './live-replay.ts';
 
-const PUSHER = path.join(SERVER_DIR, 'src/media/rtmp/test-push.ts');
+const PUSHER = path.join(SERVER_DIR, 'test/rtmp-push.ts');
 
 /** Pushes test media with the bundled engine, as OBS would; resolves with the pusher's exit code. */
 function push(url: string, seconds: number, codec: 'h264' | 'flv1' = 'h264'): Promise<number> {

@@ -1,7 +1,7 @@
 /**
  * Test media for lives: a test pattern and a tone, made and encoded by the bundled engine and pushed
  * to an RTMP URL in real time, as an encoder such as OBS does. Run as a child process:
- * `node --import tsx test-push.ts <rtmp url> <seconds> [h264|flv1]` (flv1: a codec lives refuse).
+ * `node --import tsx rtmp-push.ts <rtmp url> <seconds> [h264|flv1]` (flv1: a codec lives refuse).
  * Exits 0 when everything was sent, 2 when the server refused or cut the stream.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -12,7 +12,7 @@ import { Log, type Packet } from 'node-av/lib';
 Log.setLevel(AV_LOG_QUIET);
 
 const [url, secondsArg = '5', codec = 'h264'] = process.argv.slice(2);
-if (!url) throw new Error('usage: test-push.ts <rtmp url> <seconds> [h264|flv1]');
+if (!url) throw new Error('usage: rtmp-push.ts <rtmp url> <seconds> [h264|flv1]');
 const seconds = Number(secondsArg);
 
 async function main() {
