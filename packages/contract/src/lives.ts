@@ -58,6 +58,8 @@ export type LiveWithKey = z.infer<typeof liveWithKey>;
 export const liveHlsParams = z.object({
   liveId: id,
   sessionId: id,
+  /** `pub`, or a private live's key (given to its owner in hlsUrl). */
+  access: z.string().regex(/^(pub|k-[\w-]{32})$/, 'Unknown file'),
   /** The file under the session (the route's wildcard): master.m3u8, or a rung's index.m3u8 / seg_NNNNNN.ts. */
   '*': z.string().regex(/^(master\.m3u8|[a-z0-9]{1,12}\/(index\.m3u8|seg_\d{6}\.ts))$/, 'Unknown file'),
 });

@@ -53,9 +53,9 @@ export const livesRoutes: FastifyPluginAsyncZod<ModuleOptions> = async (app, { c
 
   // The live HLS: playlists change every segment, so no cache keeps one longer than a second;
   // a segment never changes once written, but only a public live's may sit in a shared cache.
-  app.get('/lives/:liveId/hls/:sessionId/*', { schema: { tags: ['lives'], params: liveHlsParams } }, async (request, reply) => {
-    const { liveId, sessionId, '*': file } = request.params;
-    const live = await service.hlsSession(request.viewer?.id ?? null, liveId, sessionId);
+  app.get('/lives/:liveId/hls/:sessionId/:access/*', { schema: { tags: ['lives'], params: liveHlsParams } }, async (request, reply) => {
+    const { liveId, sessionId, access, '*': file } = request.params;
+    const live = await service.hlsSession(access, liveId, sessionId);
     if (file.endsWith('/index.m3u8') && live.state === 'live') {
       service.sawViewer(liveId, request.ip, request.headers['user-agent'] ?? '').catch((err: unknown) => request.log.warn({ err }, 'live viewer not counted'));
     }

@@ -38,7 +38,17 @@ const VIEWER_WRITES_KEPT = 20_000;
 /** Where a session's files live in the storage. */
 export const liveSessionPrefix = (liveId: string, sessionId: string) => `lives/${liveId}/${sessionId}`;
 
-export function presentLive(row: LiveRow, viewers: number | null = null): Live {
+/**
+ * The path part that opens a session's HLS files: `pub` for a public or unlisted live; for a private
+ * one a key only its owner is given (hls.js loads playlists and segments without the login, so the
+ * right to watch travels in the URL, like a private video's signed links).
+ */
+export function liveAccess(secret: string, row: Pick<LiveRow, 'id' | 'privacy'>, sessionId: string): string {
+  if (row.privacy !== 'private') return 'pub';
+  return `k-${createHmac('sha256', secret).update(`live-hls\0${row.id}\0${sessionId}`).digest('base64url').slice(0, 32)}`;
+}
+
+export function presentLive(row: LiveRow, viewers: number | null = null, access = 'pub'): Live {
   return {
     _id: row.id,
     ownerId: row.ownerId,
@@ -51,7 +61,7 @@ export function presentLive(row: LiveRow, viewers: number | null = null): Live {
     state: shownState(row),
     startedAt: row.startedAt?.toISOString() ?? null,
     endedAt: row.endedAt?.toISOString() ?? null,
-    hlsUrl: onAir(row) && row.sessionId ? `/api/v1/lives/${row.id}/hls/${row.sessionId}/master.m3u8` : null,
+    hlsUrl: onAir(row) && row.sessionId ? `/api/v1/lives/${row.id}/hls/${row.sessionId}/${access}/master.m3u8` : null,
     viewers: onAir(row) ? viewers : null,
     replayVideoId: row.replayVideoId,
     createdAt: row.createdAt.toISOString(),
@@ -101,19 +111,20 @@ export class LivesService {
 
   async list(viewerId: string, q: PageQuery): Promise<Live[]> {
     const rows = await this.repo.listByOwner(viewerId, q.limit, (q.page - 1) * q.limit);
-    return rows.map(presentLive);
+    return rows.map((row) => presentLive(row, null, this.access(row)));
   }
 
   /** A live as the viewer may see it: a private one is "not found" to anyone but its owner. */
   async get(viewerId: string | null, liveId: string): Promise<Live> {
     const row = await this.repo.find(liveId);
     if (!row || !liveVisibleTo(row, viewerId)) throw notFound(liveMessages.notFound);
-    return presentLive(row, onAir(row) ? await this.repo.viewers(liveId, VIEWER_SECONDS) : null);
+    return presentLive(row, onAir(row) ? await this.repo.viewers(liveId, VIEWER_SECONDS) : null, this.access(row));
   }
 
   async update(viewerId: string, liveId: string, patch: LivePatch): Promise<Live> {
     await this.owned(viewerId, liveId);
-    return presentLive((await this.repo.update(liveId, patch))!);
+    const row = (await this.repo.update(liveId, patch))!;
+    return presentLive(row, null, this.access(row));
   }
 
   async remove(viewerId: string, liveId: string): Promise<void> {
@@ -213,14 +224,23 @@ export class LivesService {
     await this.repo.update(liveId, { replayVideoId: videoId });
   }
 
+  private access(row: LiveRow): string {
+    return row.sessionId ? liveAccess(this.ctx.config.jwtSecret, row, row.sessionId) : 'pub';
+  }
+
   /**
-   * The live whose HLS file is asked for, if the viewer may see it and the session is its current one.
-   * Every viewer asks every segment: the row is kept for HLS_ROW_MS, so a change of privacy or session
-   * shows within a second without one query per request.
+   * The live whose HLS file is asked for, if `access` opens it (`pub` while the live is public or
+   * unlisted, its owner's key while private) and the session is its current one. Every viewer asks
+   * every segment: the row is kept for HLS_ROW_MS, so a change of privacy or session shows within a
+   * second without one query per request.
    */
-  async hlsSession(viewerId: string | null, liveId: string, sessionId: string): Promise<LiveRow> {
+  async hlsSession(access: string, liveId: string, sessionId: string): Promise<LiveRow> {
     const row = await this.cachedRow(liveId);
-    if (!row || !liveVisibleTo(row, viewerId) || row.sessionId !== sessionId) throw notFound(liveMessages.notFound);
+    const expected = row ? Buffer.from(liveAccess(this.ctx.config.jwtSecret, row, sessionId)) : undefined;
+    const given = Buffer.from(access);
+    if (!row || row.sessionId !== sessionId || !expected || expected.length !== given.length || !timingSafeEqual(expected, given)) {
+      throw notFound(liveMessages.notFound);
+    }
     return row;
   }
 }

@@ -5,7 +5,7 @@ import { sql } from 'drizzle-orm';
 import { call, expectError, MISSING_ID, rows } from '../../../test/http.ts';
 import type { UserRow } from '../users/users.repository.ts';
 import { createWorker } from '../../worker.ts';
-import { LivesService } from './lives.service.ts';
+import { liveSessionPrefix, LivesService } from './lives.service.ts';
 
 describe('lives and their stream keys', () => {
   let t: TestContext;
@@ -55,7 +55,7 @@ describe('lives and their stream keys', () => {
     const started = await service.startSession(renewed.body.data.streamKey);
     expect(started).toMatchObject({ live: { state: 'live' }, maxSeconds: 240 * 60 });
     if (!('live' in started)) throw new Error('not started');
-    expect((await call(t, 'GET', `/lives/${live._id}`)).body.data.hlsUrl).toBe(`/api/v1/lives/${live._id}/hls/${started.sessionId}/master.m3u8`);
+    expect((await call(t, 'GET', `/lives/${live._id}`)).body.data.hlsUrl).toBe(`/api/v1/lives/${live._id}/hls/${started.sessionId}/pub/master.m3u8`);
     expect(await service.startSession(renewed.body.data.streamKey)).toEqual({ refuse: 'This live is already on air' });
     expectError(await call(t, 'DELETE', `/lives/${live._id}`, { as: owner }), 409, liveMessages.onAir);
     // A permanent live waits for its next session.
@@ -126,9 +126,30 @@ describe('lives and their stream keys', () => {
   it('serves no HLS file of a live that is not on air, nor a path outside its files', async () => {
     await enable();
     const { live } = (await call(t, 'POST', '/lives', { as: owner, body: { title: 'Off air' } })).body.data;
-    const res = await t.app.inject({ method: 'GET', url: `/api/v1/lives/${live._id}/hls/${MISSING_ID}/master.m3u8` });
+    const res = await t.app.inject({ method: 'GET', url: `/api/v1/lives/${live._id}/hls/${MISSING_ID}/pub/master.m3u8` });
     expect(res.statusCode).toBe(404);
-    const bad = await t.app.inject({ method: 'GET', url: `/api/v1/lives/${live._id}/hls/${MISSING_ID}/..%2f..%2fsecret` });
+    const bad = await t.app.inject({ method: 'GET', url: `/api/v1/lives/${live._id}/hls/${MISSING_ID}/pub/..%2f..%2fsecret` });
     expect(bad.statusCode).toBe(400);
+  });
+
+  it("a private live's HLS opens with the key only its owner is given, not with the public path", async () => {
+    await enable({ maxLivesPerUser: 10, maxLivesPerInstance: 50 });
+    const host = await createUser(t.ctx);
+    const created = (await call(t, 'POST', '/lives', { as: host, body: { title: 'Dress rehearsal', privacy: 'private' } })).body.data;
+    const started = await new LivesService(t.ctx).startSession(created.streamKey);
+    if (!('sessionId' in started)) throw new Error('not started');
+    await t.ctx.storage.putBuffer(`${liveSessionPrefix(created.live._id, started.sessionId)}/master.m3u8`, Buffer.from('#EXTM3U\n'));
+    const hlsUrl = (await call(t, 'GET', `/lives/${created.live._id}`, { as: host })).body.data.hlsUrl as string;
+    expect(hlsUrl).toMatch(new RegExp(`/hls/${started.sessionId}/k-[\\w-]{32}/master\\.m3u8$`));
+    const opened = await t.app.inject({ method: 'GET', url: hlsUrl });
+    expect(opened.statusCode).toBe(200);
+    expect(opened.headers['cache-control']).toBe('private, max-age=1');
+    expect((await t.app.inject({ method: 'GET', url: hlsUrl.replace(/k-[\w-]{32}/, 'pub') })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'GET', url: hlsUrl.replace(/k-[\w-]{32}/, `k-${'a'.repeat(32)}`) })).statusCode).toBe(404);
+    // Made public, the same session opens at the public path, and the key stops working.
+    await call(t, 'PATCH', `/lives/${created.live._id}`, { as: host, body: { privacy: 'public' } });
+    await new Promise((r) => setTimeout(r, 1_100));
+    expect((await t.app.inject({ method: 'GET', url: hlsUrl.replace(/k-[\w-]{32}/, 'pub') })).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'GET', url: hlsUrl })).statusCode).toBe(404);
   });
 });
