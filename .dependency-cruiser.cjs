@@ -16,7 +16,7 @@ const CONTEXT = 'context';
 const MODULES = [
   'instance', 'watched-words', 'media-links', 'quota', 'users', 'channel-blocks', 'videos', 'captions', 'history',
   'likes', 'tweets', 'comments', 'feeds', 'playlists', 'subscriptions', 'analytics', 'dashboard', 'embeds',
-  'transcode', 'uploads', 'notifications', 'moderation', 'registrations', 'auth', 'accounts', 'admin',
+  'transcode', 'uploads', 'lives', 'notifications', 'moderation', 'registrations', 'auth', 'accounts', 'admin',
   'media-access', 'pages', 'system', 'federation',
 ];
 

@@ -30,6 +30,7 @@ let fan: ApiUser;
 let admin: ApiUser;
 let video: Video;
 let tweetId: string;
+let liveId: string;
 
 test.beforeAll(async ({ request }) => {
   test.setTimeout(120_000);
@@ -60,6 +61,10 @@ test.beforeAll(async ({ request }) => {
   await fan.send('post', `/comments/tweet/${tweetId}`, { content: 'Early bird.' }, 201);
   await fan.send('post', '/playlists', { name: 'Watch later', videoId: video._id }, 201);
   await fan.send('post', '/reports', { targetKind: 'tweet', targetId: tweetId, reason: 'spam' }, 201);
+  // A live waiting for its stream, with a chat message (issue 36).
+  await admin.send('patch', '/admin/settings', { livesEnabled: true });
+  liveId = (await creator.send<{ live: { _id: string } }>('post', '/lives', { title: 'Audit live' }, 201)).live._id;
+  await fan.send('post', `/comments/live/${liveId}`, { content: 'See you soon!' }, 201);
 });
 
 /** A page of its own for one role: a visitor, or `user` logged in. */
@@ -96,6 +101,7 @@ test('public screens, as a visitor', async ({ browser }) => {
     { name: 'channel-subscribed', href: `/channel/@${fan.user.userName}/subscribed` },
     { name: 'help', href: '/help' },
     { name: 'about', href: '/about' },
+    { name: 'live-waiting', href: `/live/${liveId}` },
     { name: 'not-available', href: '/no/such/page' },
     { name: 'login', href: '/login' },
     { name: 'register', href: '/register' },
@@ -130,6 +136,7 @@ test("a creator's studio and settings, logged in", async ({ browser }) => {
     { name: 'personal-information', href: `${user}/personal-information` },
     { name: 'blocked-users', href: `${user}/blocked-users` },
     { name: 'notification-settings', href: `${user}/notifications` },
+    { name: 'my-lives', href: '/lives' },
   ]);
 });
 

@@ -1,5 +1,5 @@
 import { defineConfig } from '@playwright/test';
-import { baseURL, dataDir, port, smtpPort, smtpUrl } from './support/env.ts';
+import { baseURL, dataDir, port, rtmpPort, smtpPort, smtpUrl } from './support/env.ts';
 
 /** Runs against the real server (built web app, PGlite, local storage) in Debian's Chromium. */
 export default defineConfig({
@@ -56,6 +56,8 @@ export default defineConfig({
         // support/api.ts adminUser(): the staff account of the moderation specs.
         ADMIN_EMAIL: 'admin@e2e.test',
         SMTP_URL: smtpUrl,
+        LIVE_RTMP_PORT: String(rtmpPort),
+        LIVE_RTMP_HOST: '127.0.0.1',
       },
     },
   ],

@@ -5,6 +5,8 @@ import { fileURLToPath } from 'node:url';
 export const port = Number(process.env.E2E_PORT ?? 3199);
 export const dataDir = process.env.E2E_DATA_DIR ?? '/tmp/glimpse-e2e';
 export const baseURL = `http://127.0.0.1:${port}`;
+/** The e2e server's RTMP ingest for lives (its worker listens there). */
+export const rtmpPort = Number(process.env.E2E_RTMP_PORT ?? port + 2);
 export const outboxDir = path.join(dataDir, 'outbox');
 /** The e2e SMTP server (support/smtp-sink.ts): the server mails through it, with STARTTLS and a login. */
 export const smtpPort = Number(process.env.E2E_SMTP_PORT ?? 3198);

@@ -30,6 +30,7 @@ import { systemRoutes } from './modules/system/system.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { tweetsRoutes } from './modules/tweets/tweets.routes.ts';
 import { commentsRoutes } from './modules/comments/comments.routes.ts';
+import { livesRoutes } from './modules/lives/lives.routes.ts';
 import { likesRoutes } from './modules/likes/likes.routes.ts';
 import { subscriptionsRoutes } from './modules/subscriptions/subscriptions.routes.ts';
 import { playlistsRoutes } from './modules/playlists/playlists.routes.ts';
@@ -183,6 +184,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   await app.register(analyticsRoutes, { prefix: API_PREFIX, ctx });
   await app.register(federationApiRoutes, { prefix: API_PREFIX, ctx });
   await app.register(federationRoutes, { ctx });
+  await app.register(livesRoutes, { prefix: API_PREFIX, ctx });
 
   await app.register(mediaAccessRoutes, { ctx });
   const webDist = ctx.config.webDist;

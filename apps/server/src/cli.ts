@@ -5,7 +5,7 @@ import { createContext } from './boot.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { DatabaseLockedError } from './db/pglite-lock.ts';
 import { consoleLogger } from './jobs/console-logger.ts';
-import { createWorker } from './worker.ts';
+import { createWorker, startLiveIngest } from './worker.ts';
 import type { JobHandler, JobLogger } from './jobs/worker.ts';
 import type { AppContext } from './context.ts';
 import { DemoRefusedError, seedDemo } from './demo/demo.service.ts';
@@ -87,8 +87,9 @@ async function serve(config: Config, args: string[], opts: CliOptions) {
   const app = await buildApp(ctx, { logger: { level: config.logLevel } });
   await logMediaEngine(ctx, app.log);
   const worker = config.worker.enabled ? createWorker(ctx, app.log, { handlers: opts.handlers }) : undefined;
+  const ingest = worker ? await startLiveIngest(ctx, app.log) : undefined;
   stopOnSignal(app.log, async () => {
-    await Promise.all([worker?.stop(), closeHttp(app)]);
+    await Promise.all([ingest?.stop(), worker?.stop(), closeHttp(app)]);
     await ctx.database.close();
   });
   await app.listen({ host: config.host, port: config.port });
@@ -113,8 +114,9 @@ async function worker(config: Config, _args: string[], opts: CliOptions) {
   const log = consoleLogger(config.logLevel);
   await logMediaEngine(ctx, log);
   const w = createWorker(ctx, log, { handlers: opts.handlers });
+  const ingest = await startLiveIngest(ctx, log);
   stopOnSignal(log, async () => {
-    await w.stop();
+    await Promise.all([ingest?.stop(), w.stop()]);
     await ctx.database.close();
   });
   w.start();

@@ -37,6 +37,8 @@ const envSchema = z.object({
   RATE_LIMIT_PASSWORD_CHANGE: int(10),
   RATE_LIMIT_UPLOAD: int(2000),
   RATE_LIMIT_REPORT: int(30),
+  /** Comments (live chat included) per window per client. */
+  RATE_LIMIT_COMMENT: int(300),
   /** Analytics heartbeats per IP per window (a player sends one every 5 s; households share an IP). */
   RATE_LIMIT_HEARTBEAT: int(3000),
   RATE_LIMITS_ENABLED: bool.default(true),
@@ -65,6 +67,13 @@ const envSchema = z.object({
     .optional(),
   WORKER_ENABLED: bool.default(true),
   WORKER_CONCURRENCY: int(1),
+  /** The worker's RTMP ingest for lives (ADR 024): port (0 = no ingest on this worker) and address. */
+  LIVE_RTMP_PORT: z.coerce.number().int().min(0).max(65535).default(1935),
+  LIVE_RTMP_HOST: z.string().default('0.0.0.0'),
+  /** Behind the nginx `stream` front with `proxy_protocol on`: read the encoder's address from it (ADR 024). */
+  LIVE_RTMP_PROXY_PROTOCOL: bool.default(false),
+  /** The RTMP URL creators paste into OBS (rtmps:// through the nginx front); default rtmp://<PUBLIC_URL host>:<port>/live. */
+  LIVE_RTMP_URL: z.string().regex(/^rtmps?:\/\/[^\s]+$/, 'an rtmp:// or rtmps:// URL').optional(),
   /** `bundled` (FFmpeg inside the node-av npm package), `system` (FFMPEG_PATH or the PATH), `auto` = system when FFMPEG_PATH is set. */
   MEDIA_ENGINE: z.enum(['auto', 'bundled', 'system']).default('auto'),
   FFMPEG_PATH: z.string().optional(),
@@ -144,6 +153,7 @@ export interface Config {
     passwordChange: number;
     upload: number;
     report: number;
+    comment: number;
     heartbeat: number;
   };
   rateLimitStore: Env['RATE_LIMIT_STORE'];
@@ -154,6 +164,7 @@ export interface Config {
   mediaUrlTtlSeconds: number;
   mediaAccelRedirect?: string;
   worker: { enabled: boolean; concurrency: number };
+  live: { rtmpPort: number; rtmpHost: string; rtmpUrl?: string; proxyProtocol: boolean };
   media: {
     engine: Env['MEDIA_ENGINE'];
     ffmpegPath?: string;
@@ -255,6 +266,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
       passwordChange: e.RATE_LIMIT_PASSWORD_CHANGE,
       upload: e.RATE_LIMIT_UPLOAD,
       report: e.RATE_LIMIT_REPORT,
+      comment: e.RATE_LIMIT_COMMENT,
       heartbeat: e.RATE_LIMIT_HEARTBEAT,
     },
     rateLimitStore: e.RATE_LIMIT_STORE,
@@ -270,6 +282,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
     mediaUrlTtlSeconds: e.MEDIA_URL_TTL_SECONDS,
     mediaAccelRedirect: e.MEDIA_ACCEL_REDIRECT,
     worker: { enabled: e.WORKER_ENABLED, concurrency: Math.max(1, e.WORKER_CONCURRENCY) },
+    live: { rtmpPort: e.LIVE_RTMP_PORT, rtmpHost: e.LIVE_RTMP_HOST, rtmpUrl: e.LIVE_RTMP_URL, proxyProtocol: e.LIVE_RTMP_PROXY_PROTOCOL },
     media: {
       engine: e.MEDIA_ENGINE,
       ffmpegPath: e.FFMPEG_PATH,

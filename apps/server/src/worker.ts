@@ -7,6 +7,8 @@ import { analyticsJobs } from './modules/analytics/analytics.jobs.ts';
 import { authJobs } from './modules/auth/auth.jobs.ts';
 import { federationEvents } from './modules/federation/federation-events.ts';
 import { federationJobs } from './modules/federation/federation.jobs.ts';
+import { LiveIngest } from './modules/lives/live-ingest.ts';
+import { saveReplay } from './modules/lives/live-replay.ts';
 import { moderationJobs } from './modules/moderation/moderation.jobs.ts';
 import { notificationEvents } from './modules/notifications/notification-events.ts';
 import { notificationsJobs } from './modules/notifications/notifications.jobs.ts';
@@ -55,4 +57,28 @@ export function createWorker(ctx: AppContext, log: JobLogger, opts: CreateWorker
     ...workerOpts,
     log,
   });
+}
+
+/**
+ * The RTMP ingest of lives (ADR 024), beside the job worker so API processes stay stateless; none
+ * when LIVE_RTMP_PORT is 0. A port already taken is logged, and the rest of the worker runs on.
+ */
+export async function startLiveIngest(ctx: AppContext, log: JobLogger): Promise<LiveIngest | undefined> {
+  const { rtmpPort, rtmpHost } = ctx.config.live;
+  if (!rtmpPort) return undefined;
+  const ingest = new LiveIngest(ctx, {
+    log,
+    onSessionEnd: async (session) => {
+      const videoId = await saveReplay(ctx, session);
+      if (videoId) log.info({ liveId: session.live.id, videoId }, 'live replay saved');
+    },
+  });
+  try {
+    await ingest.listen(rtmpPort, rtmpHost);
+    log.info({ port: rtmpPort, host: rtmpHost }, 'live ingest listening');
+    return ingest;
+  } catch (err) {
+    log.error({ port: rtmpPort, err: (err as Error).message }, 'live ingest could not listen: lives cannot go on air from this worker');
+    return undefined;
+  }
 }

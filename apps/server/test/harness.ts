@@ -69,6 +69,8 @@ export const TEST_ENV = {
   LOG_LEVEL: 'silent',
   WORKER_ENABLED: 'false',
   PUBLIC_URL: 'http://glimpse.test',
+  // Processes started by tests take no RTMP port (the live suites start their own ingest on a free one).
+  LIVE_RTMP_PORT: '0',
   // Each heartbeat written before its answer, and visibility read every time: suites read what they sent
   // at once (the buffer and the cache have their own tests in the analytics module).
   ANALYTICS_BATCH_ROWS: '1',

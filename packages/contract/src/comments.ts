@@ -32,7 +32,7 @@ export const commentMessages = {
   heldFetched: 'Held comments fetched successfully',
 } as const;
 
-export const commentEntityType = z.enum(['video', 'tweet'], { message: "entityType must be 'video' or 'tweet'" });
+export const commentEntityType = z.enum(['video', 'tweet', 'live'], { message: "entityType must be 'video', 'tweet' or 'live'" });
 export type CommentEntityType = z.infer<typeof commentEntityType>;
 
 export const commentContent = z
@@ -46,7 +46,7 @@ export type CommentBody = z.infer<typeof commentBody>;
 
 export const createCommentParams = z.object({ entityType: commentEntityType, entityId: id, parentId: id.optional() });
 export const repliesParams = z.object({ entityType: commentEntityType, entityId: id, parentCommentId: id });
-/** GET comments/video/{videoId} and comments/tweet/{tweetId}. */
+/** GET comments/video/{videoId}, comments/tweet/{tweetId} and comments/live/{liveId} (live chat). */
 export const entityCommentsParams = z.object({ entityId: id });
 export const commentIdParams = z.object({ commentId: id });
 

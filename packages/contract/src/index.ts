@@ -27,3 +27,4 @@ export * from './feeds.ts';
 export * from './embeds.ts';
 export * from './analytics.ts';
 export * from './federation.ts';
+export * from './lives.ts';

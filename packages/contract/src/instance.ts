@@ -32,6 +32,11 @@ export const instanceSettings = z.object({
   dailyQuotaBytes: bytes.nullable(),
   maxVideoMinutes: z.number().int().min(1).max(24 * 60),
   commentsEnabledByDefault: z.boolean(),
+  /** Lives (ADR 024): off until an admin turns them on; caps on concurrent lives and on a session's length. */
+  livesEnabled: z.boolean(),
+  maxLivesPerInstance: z.number().int().min(1).max(1000),
+  maxLivesPerUser: z.number().int().min(1).max(100),
+  maxLiveMinutes: z.number().int().min(1).max(24 * 60),
 });
 export type InstanceSettings = z.infer<typeof instanceSettings>;
 

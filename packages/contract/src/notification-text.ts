@@ -15,6 +15,7 @@ export function notificationPath(n: Pick<Notification, 'type' | 'subject' | 'act
   if (n.type === 'moderation') return s.videoId ? `/video/${s.videoId}` : s.tweetId ? `/tweet/${s.tweetId}` : '/my-reports';
   if (n.type === 'newSubscriber') return n.actor ? channelVideosPath(n.actor.userName) : '/notifications';
   if (n.type === 'videoProcessed' && s.outcome === 'failed') return '/';
+  if (n.type === 'live' && s.liveId) return `/live/${s.liveId}`;
   if (s.videoId) return `/video/${s.videoId}`;
   if (s.tweetId) return `/tweet/${s.tweetId}`;
   return '/notifications';
@@ -40,6 +41,8 @@ export function notificationText(n: Pick<Notification, 'type' | 'subject' | 'act
       return s.outcome === 'failed'
         ? `"${s.videoTitle ?? 'Your video'}" could not be processed${s.reason ? `: ${s.reason}` : ''}`
         : `"${s.videoTitle ?? 'Your video'}" is ready to watch`;
+    case 'live':
+      return `${who} is live: "${s.liveTitle ?? 'a live'}"`;
     case 'moderation':
       return `${s.outcome ?? 'A moderation decision about your content'}${s.reason ? `: ${s.reason}` : ''}`;
   }

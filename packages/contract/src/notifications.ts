@@ -6,7 +6,7 @@ import { owner } from './users.ts';
  * What a user is told about (ARCHITECTURE §10). Every type is shown in the app; `emailModes` says
  * how it may be mailed. Moderation outcomes are always mailed by the moderation flow itself.
  */
-export const notificationTypes = ['newVideo', 'comment', 'reply', 'mention', 'newSubscriber', 'videoProcessed', 'moderation'] as const;
+export const notificationTypes = ['newVideo', 'comment', 'reply', 'mention', 'newSubscriber', 'videoProcessed', 'moderation', 'live'] as const;
 export const notificationType = z.enum(notificationTypes);
 export type NotificationType = z.infer<typeof notificationType>;
 
@@ -16,7 +16,7 @@ export const emailMode = z.enum(emailModes);
 export type EmailMode = z.infer<typeof emailMode>;
 
 /** The types whose mails a user chooses (moderation outcomes are always mailed). */
-export const mailableTypes = ['newVideo', 'comment', 'reply', 'mention', 'newSubscriber', 'videoProcessed'] as const satisfies readonly NotificationType[];
+export const mailableTypes = ['newVideo', 'comment', 'reply', 'mention', 'newSubscriber', 'videoProcessed', 'live'] as const satisfies readonly NotificationType[];
 export type MailableType = (typeof mailableTypes)[number];
 
 /** A new account's mail preferences: the personal ones at once, the busy ones as a daily digest. */
@@ -27,6 +27,7 @@ export const defaultEmailModes: Record<MailableType, EmailMode> = {
   mention: 'instant',
   newSubscriber: 'digest',
   videoProcessed: 'off',
+  live: 'instant',
 };
 
 /** What the settings page and the mails call each type's mails. */
@@ -37,6 +38,7 @@ export const mailableTypeLabels: Record<MailableType, string> = {
   mention: 'Mentions',
   newSubscriber: 'New subscribers',
   videoProcessed: 'My video finished processing',
+  live: 'Lives starting on my subscriptions',
 };
 
 export const mailableType = z.enum(mailableTypes);
@@ -95,6 +97,9 @@ export const notificationSubject = z.object({
   outcome: z.string().optional(),
   /** The reason a moderator gave, or why processing failed. */
   reason: z.string().optional(),
+  /** live: the live that started and its title. */
+  liveId: z.string().optional(),
+  liveTitle: z.string().optional(),
 });
 export type NotificationSubject = z.infer<typeof notificationSubject>;
 

@@ -6,3 +6,4 @@ export * from './progress.ts';
 export * from './storyboard.ts';
 export * from './transcode.ts';
 export * from './clips.ts';
+export * from './live.ts';

@@ -11,6 +11,7 @@ import {
   integer,
   jsonb,
   pgTable,
+  type AnyPgColumn,
   primaryKey,
   real,
   smallint,
@@ -149,6 +150,8 @@ export const comments = pgTable('comments', {
   id: uuid('id').primaryKey(),
   videoId: uuid('video_id').references(() => videos.id, { onDelete: 'cascade' }),
   tweetId: uuid('tweet_id').references(() => tweets.id, { onDelete: 'cascade' }),
+  /** Live chat (migration 1051). */
+  liveId: uuid('live_id').references((): AnyPgColumn => lives.id, { onDelete: 'cascade' }),
   parentId: uuid('parent_id'),
   ownerId: uuid('owner_id')
     .notNull()
@@ -561,3 +564,37 @@ export const federationAllowedHosts = pgTable('federation_allowed_hosts', {
   createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
   createdAt: created(),
 });
+// --- lives (migration 1050, ADR 024): the stream key's sha256 only ---
+export const lives = pgTable('lives', {
+  id: uuid('id').primaryKey(),
+  ownerId: uuid('owner_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  title: text('title').notNull(),
+  description: text('description').notNull().default(''),
+  privacy: text('privacy', { enum: ['public', 'unlisted', 'private'] }).notNull().default('public'),
+  permanent: boolean('permanent').notNull().default(false),
+  saveReplay: boolean('save_replay').notNull().default(false),
+  latencyMode: text('latency_mode', { enum: ['normal', 'low'] }).notNull().default('normal'),
+  keyHash: text('key_hash').notNull(),
+  state: text('state', { enum: ['waiting', 'live', 'ended'] }).notNull().default('waiting'),
+  sessionId: uuid('session_id'),
+  startedAt: ts('started_at'),
+  endedAt: ts('ended_at'),
+  heartbeatAt: ts('heartbeat_at'),
+  replayVideoId: uuid('replay_video_id').references(() => videos.id, { onDelete: 'set null' }),
+  createdAt: created(),
+});
+
+// --- live viewers (migration 1053): a keyed hash per viewer, seen within the last minute ---
+export const liveViewers = pgTable(
+  'live_viewers',
+  {
+    liveId: uuid('live_id')
+      .notNull()
+      .references(() => lives.id, { onDelete: 'cascade' }),
+    viewer: text('viewer').notNull(),
+    seenAt: ts('seen_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.liveId, t.viewer] })],
+);

@@ -22,6 +22,7 @@ export type DomainEvent =
   | { kind: 'commentPublished'; actorId: string; commentId: string }
   | { kind: 'tweetPublished'; actorId: string; tweetId: string }
   | { kind: 'subscribed'; actorId: string; channelId: string }
+  | { kind: 'liveStarted'; actorId: string; liveId: string; sessionId: string }
   | { kind: 'videoProcessed'; actorId: null; videoId: string; outcome: 'ready' | 'failed'; reason?: string }
   | { kind: 'moderation'; actorId: null; userIds: string[]; subject: NotificationSubject };
 

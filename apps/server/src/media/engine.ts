@@ -1,6 +1,7 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
+import type { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { buildProbeArgs, ProgressParser, toFfmpegArgs, type MediaJob, type RawProbe } from '@glimpse/media';
 import type { Config } from '../config.ts';
@@ -20,6 +21,8 @@ export interface RunOptions {
   stallSeconds?: number;
   /** Stop after this long in all. */
   timeoutSeconds?: number;
+  /** Bytes for the engine's standard input (a live's FLV, read as `pipe:0`). */
+  input?: Readable;
 }
 
 export interface EngineStatus {
@@ -59,7 +62,12 @@ interface Spawned {
 function supervise(p: Spawned, opts: RunOptions = {}): Promise<string> {
   return new Promise((resolve, reject) => {
     if (opts.signal?.aborted) return reject(new MediaStoppedError('cancelled'));
-    const child = spawn(p.bin, p.args, { cwd: p.cwd, stdio: [p.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'] });
+    const child = spawn(p.bin, p.args, { cwd: p.cwd, stdio: [p.stdin || opts.input ? 'pipe' : 'ignore', 'pipe', 'pipe'] }) as ChildProcessByStdio<Writable | null, Readable, Readable>;
+    if (opts.input && child.stdin) {
+      // The engine stopping early (EPIPE) is reported by its exit, not by the pipe.
+      child.stdin.on('error', () => undefined);
+      opts.input.pipe(child.stdin);
+    }
     let stdout = '';
     let stderr = '';
     let stopped: string | undefined;

@@ -1,5 +1,5 @@
 import { and, eq, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
-import { comments, tweets, videos } from '../db/schema.ts';
+import { comments, lives, tweets, videos } from '../db/schema.ts';
 import { accountSuspended, moderationClear } from './content-state.ts';
 
 /**
@@ -90,3 +90,14 @@ export function commentShownTo(viewerId: string | null, reviewer: boolean): SQL 
   return viewerId ? or(shown, eq(comments.ownerId, viewerId))! : shown;
 }
 
+/** A live (ADR 024): public and unlisted ones open to anyone with the link, private ones to their owner only. */
+export const liveVisibleTo = (live: { privacy: 'public' | 'unlisted' | 'private'; ownerId: string }, viewerId: string | null): boolean =>
+  directlyVisibleTo(live.privacy !== 'private', live.ownerId, viewerId);
+
+/** The same rule as SQL, for rows that join `lives`. */
+export const liveVisibility = (viewerId: string | null): SQL =>
+  viewerId ? or(sql`${lives.privacy} <> 'private'`, eq(lives.ownerId, viewerId))! : sql`${lives.privacy} <> 'private'`;
+
+/** A comment's live (live chat), if it has one, is one the viewer may see. */
+export const commentLiveVisibleTo = (viewerId: string | null): SQL =>
+  sql`(${comments.liveId} IS NULL OR EXISTS (SELECT 1 FROM ${lives} WHERE ${lives.id} = ${comments.liveId} AND ${liveVisibility(viewerId)}))`;

@@ -19,6 +19,10 @@ export function defaultSettings(config: Pick<Config, 'media'>): InstanceSettings
     dailyQuotaBytes: null,
     maxVideoMinutes: Math.max(1, Math.round(config.media.maxDurationSeconds / 60)),
     commentsEnabledByDefault: true,
+    livesEnabled: false,
+    maxLivesPerInstance: 4,
+    maxLivesPerUser: 1,
+    maxLiveMinutes: 240,
   };
 }
 

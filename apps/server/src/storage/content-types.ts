@@ -4,6 +4,8 @@ import path from 'node:path';
 const TYPES: Record<string, string> = {
   '.m3u8': 'application/vnd.apple.mpegurl',
   '.m4s': 'video/iso.segment',
+  // Live segments (ADR 024).
+  '.ts': 'video/mp2t',
   '.mp4': 'video/mp4',
   '.vtt': 'text/vtt; charset=utf-8',
   '.jpg': 'image/jpeg',

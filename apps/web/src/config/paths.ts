@@ -23,6 +23,9 @@ export const paths = {
     getHref: (videoId: string, listId?: string) =>
       `/video/${encodeURIComponent(videoId)}${listId ? `?listId=${encodeURIComponent(listId)}` : ''}`,
   },
+  /** A live's watch page and the creator's lives (ADR 024). */
+  live: { path: '/live/:liveId', getHref: (liveId: string) => `/live/${encodeURIComponent(liveId)}` },
+  myLives: { path: '/lives', getHref: () => '/lives' },
   tweet: { path: '/tweet/:tweetId', getHref: (tweetId: string) => `/tweet/${encodeURIComponent(tweetId)}` },
   help: { path: '/help', getHref: () => '/help' },
   about: { path: '/about', getHref: () => '/about' },

@@ -6,9 +6,9 @@ import { toOwner } from '../users/users.presenter.ts';
 import type { OwnerRow } from '../users/users.repository.ts';
 import type { CommentRow } from './comments.repository.ts';
 
-/** Which video or tweet a comment belongs to (exactly one is set, by a CHECK constraint). */
+/** Which video, tweet or live a comment belongs to (exactly one is set, by a CHECK constraint). */
 export const entityOf = (c: CommentRow) =>
-  c.videoId ? { type: 'video' as const, id: c.videoId } : { type: 'tweet' as const, id: c.tweetId! };
+  c.videoId ? { type: 'video' as const, id: c.videoId } : c.liveId ? { type: 'live' as const, id: c.liveId } : { type: 'tweet' as const, id: c.tweetId! };
 
 export function toComment(storage: Storage, row: { comment: CommentRow; owner: OwnerRow; likeValue: number | null }): Comment {
   const c = row.comment;

@@ -1,15 +1,19 @@
 import { and, desc, eq, isNotNull, isNull, or, sql } from 'drizzle-orm';
 import type { CommentEntityType, ReviewState } from '@glimpse/contract';
 import { queryRows, type Executor } from '../../db/client.ts';
-import { comments, likes, tweets, users, videos } from '../../db/schema.ts';
+import { comments, likes, lives, tweets, users, videos } from '../../db/schema.ts';
 import { afterCursor, type PageWindow } from '../../lib/keyset.ts';
 import { viewerLikeOn } from '../likes/likes.repository.ts';
-import { commentShownTo, tweetShownTo, videoVisibleTo } from '../../policy/visibility.ts';
+import { commentShownTo, liveVisibility, tweetShownTo, videoVisibleTo } from '../../policy/visibility.ts';
 import { ownerColumns } from '../users/users.repository.ts';
 
 export type CommentRow = typeof comments.$inferSelect;
 
-const entityColumn = { video: comments.videoId, tweet: comments.tweetId } as const;
+/** The NOTIFY channel of live chat: its payload is the live's id. */
+export const LIVE_CHAT_CHANNEL = 'live_chat';
+
+const entityColumn = { video: comments.videoId, tweet: comments.tweetId, live: comments.liveId } as const;
+/** Live chat keeps no count (nothing shows one). */
 const entityTable = { video: videos, tweet: tweets } as const;
 
 export interface CommentEntity {
@@ -36,7 +40,13 @@ export class CommentsRepository {
             .from(videos)
             .where(eq(videos.id, id))
             .$dynamic()
-        : this.db
+        : type === 'live'
+          ? this.db
+              .select({ id: lives.id, ownerId: lives.ownerId, visible: sql<boolean>`${liveVisibility(viewerId)}`, commentsEnabled: sql<boolean>`true` })
+              .from(lives)
+              .where(eq(lives.id, id))
+              .$dynamic()
+          : this.db
             .select({ id: tweets.id, ownerId: tweets.ownerId, visible: sql<boolean>`${tweetShownTo(viewerId, false) ?? sql`true`}`, commentsEnabled: sql<boolean>`true` })
             .from(tweets)
             .where(eq(tweets.id, id))
@@ -47,8 +57,13 @@ export class CommentsRepository {
 
   /** Moves the entity's comments_count (every published comment in its threads). */
   async bumpEntityCount(type: CommentEntityType, id: string, delta: number): Promise<void> {
-    if (delta === 0) return;
+    if (delta === 0 || type === 'live') return;
     await queryRows(this.db, sql`UPDATE ${entityTable[type]} SET comments_count = comments_count + ${delta} WHERE id = ${id}`);
+  }
+
+  /** Tells every API process that a live's chat has a new comment (delivered when the transaction commits). */
+  async announceLiveComment(liveId: string): Promise<void> {
+    await this.db.execute(sql`SELECT pg_notify(${LIVE_CHAT_CHANNEL}, ${liveId})`);
   }
 
   /** Moves a comment's count of published direct replies. */
@@ -145,10 +160,11 @@ export class CommentsRepository {
     return this.selectComments(ownerId)
       .leftJoin(videos, eq(videos.id, comments.videoId))
       .leftJoin(tweets, eq(tweets.id, comments.tweetId))
+      .leftJoin(lives, eq(lives.id, comments.liveId))
       .where(
         and(
           eq(comments.reviewState, 'held'),
-          or(eq(videos.ownerId, ownerId), eq(tweets.ownerId, ownerId)),
+          or(eq(videos.ownerId, ownerId), eq(tweets.ownerId, ownerId), eq(lives.ownerId, ownerId)),
           afterCursor(comments, comments.createdAt, comments.id, w.after),
         ),
       )

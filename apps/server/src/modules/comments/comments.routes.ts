@@ -10,6 +10,7 @@ import {
   repliesParams,
 } from '@glimpse/contract';
 import type { ModuleOptions } from '../../context.ts';
+import { rateLimited } from '../../lib/rate-limit.ts';
 import { ok } from '../../lib/reply.ts';
 import { loginFirst, requireViewer } from '../../identity/viewer.ts';
 import { CommentsService } from './comments.service.ts';
@@ -21,7 +22,8 @@ export const commentsRoutes: FastifyPluginAsyncZod<ModuleOptions> = async (app, 
 
   app.post(
     '/comments/:entityType/:entityId/:parentId?',
-    { schema: { ...schema, params: createCommentParams, body: commentBody }, onRequest: login },
+    // A live's chat invites a flood: one client's comments are bounded like the other writes others read.
+    { schema: { ...schema, params: createCommentParams, body: commentBody }, onRequest: login, config: rateLimited(ctx.config, 'comment') },
     async (request, reply) => {
       const viewer = requireViewer(request, commentMessages.loginRequired);
       const { entityType, entityId, parentId } = request.params;
@@ -38,7 +40,7 @@ export const commentsRoutes: FastifyPluginAsyncZod<ModuleOptions> = async (app, 
 
   // The static video/tweet routes answer top-level comments; three segments address a reply list
   // (find-my-way prefers static segments, and routes differ in length, so they never shadow each other).
-  for (const type of ['video', 'tweet'] as const) {
+  for (const type of ['video', 'tweet', 'live'] as const) {
     app.get(
       `/comments/${type}/:entityId`,
       { schema: { ...schema, params: entityCommentsParams, querystring: commentsQuery } },

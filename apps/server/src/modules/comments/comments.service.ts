@@ -10,7 +10,7 @@ import { WatchedWordsService } from '../watched-words/watched-words.service.ts';
 import { entityOf, toComment } from './comments.presenter.ts';
 import { CommentsRepository, type CommentEntity, type CommentRow } from './comments.repository.ts';
 
-const entityName = { video: 'Video', tweet: 'Tweet' } as const;
+const entityName = { video: 'Video', tweet: 'Tweet', live: 'Live' } as const;
 
 /**
  * Comments, with the creator's moderation (issue #12 items 5 and 6). The owner of the video or
@@ -40,11 +40,17 @@ export class CommentsService {
         if (parent.reviewState !== 'published') throw badRequest(commentMessages.heldParent);
       }
       const reviewState = this.reviewStateOf(watched, userId, entity);
-      await repo.insert({ id, ownerId: userId, content, parentId: parentId ?? null, videoId: type === 'video' ? entityId : null, tweetId: type === 'tweet' ? entityId : null, reviewState });
-      if (reviewState === 'published') {
-        await this.count(repo, type, entityId, parentId ?? null, 1);
-        await recordEvent(tx, { kind: 'commentPublished', actorId: userId, commentId: id });
-      }
+      await repo.insert({
+        id,
+        ownerId: userId,
+        content,
+        parentId: parentId ?? null,
+        videoId: type === 'video' ? entityId : null,
+        tweetId: type === 'tweet' ? entityId : null,
+        liveId: type === 'live' ? entityId : null,
+        reviewState,
+      });
+      if (reviewState === 'published') await this.published(repo, tx, type, entityId, parentId ?? null, userId, id);
     });
     return this.view(id, userId);
   }
@@ -127,8 +133,7 @@ export class CommentsService {
       const { comment, entity } = await this.asEntityOwner(repo, userId, id, commentMessages.reviewerOnly);
       if (comment.reviewState !== 'held') throw badRequest(commentMessages.notHeld);
       await repo.publish(id);
-      await this.count(repo, entityOf(comment).type, entity.id, comment.parentId, 1);
-      await recordEvent(tx, { kind: 'commentPublished', actorId: comment.ownerId, commentId: id });
+      await this.published(repo, tx, entityOf(comment).type, entity.id, comment.parentId, comment.ownerId, id);
     });
     return this.view(id, userId);
   }
@@ -153,6 +158,13 @@ export class CommentsService {
     const entity = (await repo.findEntity(type, entityId, userId, true))!;
     if (entity.ownerId !== userId) throw forbidden(refusal);
     return { comment, entity };
+  }
+
+  /** A comment becomes visible: its counters, the event others hear of, and a live chat's viewers told at once. */
+  private async published(repo: CommentsRepository, tx: Executor, type: CommentEntityType, entityId: string, parentId: string | null, actorId: string, commentId: string) {
+    await this.count(repo, type, entityId, parentId, 1);
+    await recordEvent(tx, { kind: 'commentPublished', actorId, commentId });
+    if (type === 'live') await repo.announceLiveComment(entityId);
   }
 
   /** Held with a watched word, unless its author is the reviewer (who would approve it anyway). */

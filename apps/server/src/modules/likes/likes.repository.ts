@@ -5,7 +5,7 @@ import { comments, likes, tweets, users, videos } from '../../db/schema.ts';
 import { afterCursor, type PageWindow } from '../../lib/keyset.ts';
 import { newId } from '../../lib/ids.ts';
 import { videoCardColumns } from '../videos/video-cards.repository.ts';
-import { commentShownTo, tweetShownTo, videoListedTo, videoVisibleTo } from '../../policy/visibility.ts';
+import { commentLiveVisibleTo, commentShownTo, tweetShownTo, videoListedTo, videoVisibleTo } from '../../policy/visibility.ts';
 
 const likeColumn = { video: likes.videoId, tweet: likes.tweetId, comment: likes.commentId } as const;
 const targetTable = { video: videos, tweet: tweets, comment: comments } as const;
@@ -46,7 +46,7 @@ export class LikesRepository {
         .select({ id: comments.id })
         .from(comments)
         .leftJoin(videos, eq(videos.id, comments.videoId))
-        .where(and(eq(comments.id, id), commentShownTo(viewerId, false), or(isNull(comments.videoId), videoVisibleTo(viewerId))))
+        .where(and(eq(comments.id, id), commentShownTo(viewerId, false), or(isNull(comments.videoId), videoVisibleTo(viewerId)), commentLiveVisibleTo(viewerId)))
         .for('no key update', { of: comments });
     }
     return rows.length > 0;

@@ -6,7 +6,7 @@ import { newId } from '../../lib/ids.ts';
 import type { PageWindow } from '../../lib/keyset.ts';
 import type { CursorValue } from '../../lib/pagination.ts';
 import { badRequest } from '../../lib/errors.ts';
-import { commentShownTo, tweetShownTo, videoVisibleTo } from '../../policy/visibility.ts';
+import { commentLiveVisibleTo, commentShownTo, tweetShownTo, videoVisibleTo } from '../../policy/visibility.ts';
 import { accountVisibleTo } from '../../policy/content-state.ts';
 
 /** A reported item with its owner and state, whatever its kind (one row shape for the queue, reports and actions). */
@@ -154,6 +154,7 @@ export class ModerationRepository {
               commentShownTo(viewerId, false),
               or(isNull(comments.videoId), videoVisibleTo(viewerId)),
               or(isNull(comments.tweetId), tweetShownTo(viewerId, false)),
+              commentLiveVisibleTo(viewerId),
             ),
           ),
       // The channel page's rule: any account whose channel the viewer can open.

@@ -7,6 +7,7 @@ import { pace } from '../../jobs/pace.ts';
 import type { JobContext } from '../../jobs/worker.ts';
 import { CommentsRepository } from '../comments/comments.repository.ts';
 import { entityOf } from '../comments/comments.presenter.ts';
+import { LivesRepository } from '../lives/lives.repository.ts';
 import { TweetsRepository } from '../tweets/tweets.repository.ts';
 import { VideosRepository } from '../videos/videos.repository.ts';
 import { requestMailRun } from './notification-mail.job.ts';
@@ -36,6 +37,7 @@ export function notificationEvents(ctx: AppContext): EventSubscriber {
   const videos = new VideosRepository(ctx.db);
   const comments = new CommentsRepository(ctx.db);
   const tweets = new TweetsRepository(ctx.db);
+  const lives = new LivesRepository(ctx.db);
   const mail = new NotificationMailRepository(ctx.db);
   const jobs = new JobsRepository(ctx.db);
 
@@ -50,6 +52,24 @@ export function notificationEvents(ctx: AppContext): EventSubscriber {
     return shown.filter((id): id is string => id !== null);
   };
 
+  /** Every subscriber of the channel, in batches, each followed by a NOTIFY for the open bells. */
+  const toSubscribers = async (d: Delivery, channelId: string, job: JobContext) => {
+    let after: string | null = null;
+    let batches = 0;
+    do {
+      const started = performance.now();
+      after = await repo.deliverToSubscribers(d, channelId, after, FANOUT_BATCH);
+      if (after) {
+        batches += 1;
+        await repo.notify(`e:${d.eventId}`);
+        await job.heartbeat();
+        await pace(started, job.signal);
+        job.signal.throwIfAborted();
+      }
+    } while (after);
+    return { batches };
+  };
+
   const fanouts = {
     // Federation's: no one is notified of an edit.
     async videoChanged() {
@@ -58,27 +78,22 @@ export function notificationEvents(ctx: AppContext): EventSubscriber {
     async videoPublished(eventId: string, e: EventOf<'videoPublished'>, job: JobContext) {
       const video = await videos.findRow(e.videoId);
       if (!video || !(await videos.isListed(e.videoId))) return { skipped: 'not listed' };
-      const d: Delivery = { eventId, type: 'newVideo', actorId: e.actorId, subject: { videoId: video.id, videoTitle: video.title } };
-      let after: string | null = null;
-      let batches = 0;
-      do {
-        const started = performance.now();
-        after = await repo.deliverToSubscribers(d, video.ownerId, after, FANOUT_BATCH);
-        if (after) {
-          batches += 1;
-          await repo.notify(`e:${eventId}`);
-          await job.heartbeat();
-          await pace(started, job.signal);
-          job.signal.throwIfAborted();
-        }
-      } while (after);
-      return { batches };
+      return toSubscribers({ eventId, type: 'newVideo', actorId: e.actorId, subject: { videoId: video.id, videoTitle: video.title } }, video.ownerId, job);
+    },
+
+    async liveStarted(eventId: string, e: EventOf<'liveStarted'>, job: JobContext) {
+      // Read now: a live made private, or whose session already ended, tells nobody.
+      const live = await lives.find(e.liveId);
+      if (!live || live.privacy !== 'public' || live.sessionId !== e.sessionId || live.state !== 'live') return { skipped: 'not public and on air' };
+      return toSubscribers({ eventId, type: 'live', actorId: e.actorId, subject: { liveId: live.id, liveTitle: live.title } }, live.ownerId, job);
     },
 
     async commentPublished(eventId: string, e: EventOf<'commentPublished'>) {
       const comment = await comments.findById(e.commentId);
       if (!comment || comment.reviewState !== 'published') return { skipped: 'not published' };
       const { type, id: entityId } = entityOf(comment);
+      // Live chat moves too fast for a notification per message (ADR 024).
+      if (type === 'live') return { skipped: 'live chat' };
       const entity = await comments.findEntity(type, entityId, null, false);
       if (!entity) return { skipped: 'gone' };
       const video = type === 'video' ? await videos.findRow(entityId) : undefined;

@@ -1,13 +1,12 @@
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { notificationMessages, notificationParams, notificationSettingsPatch, notificationsQuery, unsubscribeQuery } from '@glimpse/contract';
 import type { ModuleOptions } from '../../context.ts';
+import { openEventStream } from '../../http/event-stream.ts';
 import { tooMany } from '../../lib/errors.ts';
 import { ok } from '../../lib/reply.ts';
 import { loginFirst, requireViewer } from '../../identity/viewer.ts';
 import { LiveNotifications, STREAMS_PER_USER } from './live.ts';
 import { NotificationsService } from './notifications.service.ts';
-
-const PING_MS = 25_000;
 
 /** The viewer's notifications (issue #14): the list, the unread count, marking read, and a live stream of the count. */
 export const notificationsRoutes: FastifyPluginAsyncZod<ModuleOptions> = async (app, { ctx }) => {
@@ -72,31 +71,12 @@ export const notificationsRoutes: FastifyPluginAsyncZod<ModuleOptions> = async (
   app.get('/notifications/stream', { schema, onRequest: login }, async (request, reply) => {
     const viewer = viewerOf(request);
     const { unread } = await service.unread(viewer.id);
-    const res = reply.raw;
-    const send = (n: number) => res.write(`event: unread\ndata: ${JSON.stringify({ unread: n })}\n\n`);
+    // Registered before the stream opens (a 429 is still an answer); a push before then is dropped.
+    const stream: { write?: (text: string) => void } = {};
+    const send = (n: number) => stream.write?.(`event: unread\ndata: ${JSON.stringify({ unread: n })}\n\n`);
     const remove = await live.add(viewer.id, send);
     if (!remove) throw tooMany(`At most ${STREAMS_PER_USER} notification streams at once`);
-    reply.hijack();
-    res.writeHead(200, {
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-store',
-      // nginx and other proxies must pass events on at once.
-      'x-accel-buffering': 'no',
-      // The socket goes with the stream: one left open after it would hold up the server's close
-      // until the keep-alive timeout.
-      connection: 'close',
-    });
-    res.write('retry: 3000\n\n');
+    stream.write = openEventStream(reply, { maxSeconds: ctx.config.accessTokenTtl, open: openStreams, onClose: remove });
     send(unread);
-    const ping = setInterval(() => res.write(': ping\n\n'), PING_MS);
-    const end = () => res.end();
-    const expiry = setTimeout(end, ctx.config.accessTokenTtl * 1000);
-    openStreams.add(end);
-    res.on('close', () => {
-      clearInterval(ping);
-      clearTimeout(expiry);
-      openStreams.delete(end);
-      remove();
-    });
   });
 };

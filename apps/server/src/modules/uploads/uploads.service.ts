@@ -1,4 +1,4 @@
-import { mkdir, open } from 'node:fs/promises';
+import { mkdir, open, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { z } from 'zod';
@@ -45,7 +45,7 @@ const lastChunkFields = z
   .extend(videoPrivacyFields.shape);
 
 /** The last chunk's fields, with the privacy they ask for (private when they name none). */
-type FinishMeta = Omit<z.infer<typeof lastChunkFields>, 'privacy'> & { privacy: PrivacyChange };
+export type FinishMeta = Omit<z.infer<typeof lastChunkFields>, 'privacy'> & { privacy: PrivacyChange };
 
 /** Resumable chunked uploads: chunks land in the storage under uploads/{userId}/{uniqueId}/ until the last one (ADR 018). */
 export class UploadsService {
@@ -272,8 +272,39 @@ export class UploadsService {
   private async finish(userId: string, q: UploadQuery, meta: FinishMeta, thumbnail: EncodedImage | undefined, probe: ProbeAhead): Promise<string> {
     const id = newId();
     const sourceKey = originalKey(id);
+    // The chunks are joined straight into the original's key (ADR 025): no second copy.
+    const stored = this.joinAndProbe(userId, q, sourceKey, probe);
+    await this.createVideoFrom(id, userId, sourceKey, stored, meta, thumbnail);
+    await this.discard(userId, q.uniqueId);
+    return id;
+  }
+
+  /**
+   * A video from a probed local file, as for every upload: the source stored, the row created
+   * (`processing`) and the transcode queued in one transaction, under the owner's quota. A live's
+   * replay comes in here (ADR 024).
+   */
+  async createVideo(userId: string, file: string, probed: ProbeResult, meta: FinishMeta, thumbnail?: EncodedImage): Promise<string> {
+    const sourceBytes = (await stat(file)).size;
+    await this.quota.check(userId, sourceBytes);
+    const id = newId();
+    const sourceKey = originalKey(id);
+    const stored = this.ctx.storage.putFile(sourceKey, file).then(() => ({ probed, sourceBytes }));
+    await this.createVideoFrom(id, userId, sourceKey, stored, meta, thumbnail);
+    return id;
+  }
+
+  /** The row, the transcode job and the usage once the source is stored; every stored file goes if anything fails. */
+  private async createVideoFrom(
+    id: string,
+    userId: string,
+    sourceKey: string,
+    stored: Promise<{ probed: ProbeResult; sourceBytes: number }>,
+    meta: FinishMeta,
+    thumbnail: EncodedImage | undefined,
+  ): Promise<void> {
     try {
-      const { probed, sourceBytes } = await this.joinAndProbe(userId, q, sourceKey, probe);
+      const { probed, sourceBytes } = await stored;
       await this.quota.check(userId, sourceBytes);
       const thumbnailKey = thumbnail ? await storeThumbnail(this.ctx.storage, id, thumbnail) : null;
       const { commentsEnabledByDefault } = await this.ctx.settings.get();
@@ -306,12 +337,11 @@ export class UploadsService {
         await usage.recount(userId);
       });
     } catch (err) {
-      // The joined original (and a stored thumbnail) go with whatever stopped the upload.
+      // The stored original (and a stored thumbnail) go with whatever stopped the upload.
+      await stored.catch(() => undefined);
       for (const prefix of videoPrefixes(id)) await this.ctx.storage.deletePrefix(prefix);
       throw err;
     }
-    await this.discard(userId, q.uniqueId);
-    return id;
   }
 
   private async discard(userId: string, uniqueId: string): Promise<void> {

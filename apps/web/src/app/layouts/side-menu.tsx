@@ -1,6 +1,6 @@
 import clsx from 'clsx';
 import { isStaff } from '@glimpse/contract/roles';
-import { Bell, CircleHelp, Clapperboard, Flag, History, House, Info, ListVideo, Settings, ShieldCheck, SquareUser, ThumbsUp, type LucideIcon } from 'lucide-react';
+import { Bell, CircleHelp, Clapperboard, Flag, History, House, Info, ListVideo, Radio, Settings, ShieldCheck, SquareUser, ThumbsUp, type LucideIcon } from 'lucide-react';
 import { NavLink } from 'react-router';
 import { paths } from '@/config/paths.ts';
 import { useStoredUser } from '@/lib/session.ts';
@@ -39,6 +39,8 @@ export function useMenuGroups(): Entry[][] {
       { label: t('nav.about'), to: paths.about.getHref(), icon: Info },
       ...(user ? [{ label: t('nav.notifications'), to: paths.notifications.getHref(), icon: Bell }] : []),
       ...(user ? [{ label: t('nav.myReports'), to: paths.myReports.getHref(), icon: Flag }] : []),
+      // Not in the spec's list: lives (issue #36), for creators.
+      ...(user ? [{ label: t('live.myLives'), to: paths.myLives.getHref(), icon: Radio }] : []),
       ...(isStaff(user?.role) ? [{ label: t('nav.administration'), short: t('nav.administrationShort'), to: paths.admin.getHref(), icon: ShieldCheck }] : []),
     ],
   ];

@@ -19,6 +19,10 @@ export interface SettingsFormValues {
   dailyQuotaUnit: Unit;
   maxVideoMinutes: string;
   commentsEnabledByDefault: boolean;
+  livesEnabled: boolean;
+  maxLivesPerInstance: string;
+  maxLivesPerUser: string;
+  maxLiveMinutes: string;
 }
 export type SettingsField = keyof SettingsFormValues;
 
@@ -44,6 +48,10 @@ export function toFormValues(s: InstanceSettings): SettingsFormValues {
     dailyQuotaUnit,
     maxVideoMinutes: String(s.maxVideoMinutes),
     commentsEnabledByDefault: s.commentsEnabledByDefault,
+    livesEnabled: s.livesEnabled,
+    maxLivesPerInstance: String(s.maxLivesPerInstance),
+    maxLivesPerUser: String(s.maxLivesPerUser),
+    maxLiveMinutes: String(s.maxLiveMinutes),
   };
 }
 
@@ -70,7 +78,8 @@ export function toPatch(v: SettingsFormValues): { patch: InstanceSettingsPatch }
   const dailyQuotaBytes = toBytes(v.dailyQuota, v.dailyQuotaUnit);
   if (quotaBytes === undefined) errors.quota = t('admin.quotaProblem');
   if (dailyQuotaBytes === undefined) errors.dailyQuota = t('admin.quotaProblem');
-  const minutes = v.maxVideoMinutes.trim() === '' ? NaN : Number(v.maxVideoMinutes);
+  const whole = (text: string) => (text.trim() === '' ? NaN : Number(text));
+  const minutes = whole(v.maxVideoMinutes);
   const allowed = lines(v.signupAllowedDomains);
   const blocked = lines(v.signupBlockedDomains);
   const parsed = instanceSettingsPatch.safeParse({
@@ -84,13 +93,18 @@ export function toPatch(v: SettingsFormValues): { patch: InstanceSettingsPatch }
     ...(dailyQuotaBytes !== undefined ? { dailyQuotaBytes } : {}),
     maxVideoMinutes: minutes,
     commentsEnabledByDefault: v.commentsEnabledByDefault,
+    livesEnabled: v.livesEnabled,
+    maxLivesPerInstance: whole(v.maxLivesPerInstance),
+    maxLivesPerUser: whole(v.maxLivesPerUser),
+    maxLiveMinutes: whole(v.maxLiveMinutes),
   });
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
       const [key, index] = issue.path;
       const field: SettingsField = key === 'quotaBytes' ? 'quota' : key === 'dailyQuotaBytes' ? 'dailyQuota' : (key as SettingsField);
       if (errors[field]) continue;
-      if (field === 'maxVideoMinutes') errors[field] = t('admin.minutesProblem');
+      if (field === 'maxVideoMinutes' || field === 'maxLiveMinutes') errors[field] = t('admin.minutesProblem');
+      else if (field === 'maxLivesPerInstance' || field === 'maxLivesPerUser') errors[field] = t('admin.livesCapProblem');
       else if (typeof index === 'number' && (field === 'signupAllowedDomains' || field === 'signupBlockedDomains')) {
         const list = field === 'signupAllowedDomains' ? allowed : blocked;
         errors[field] = `"${list[index]}": ${issue.message}`;

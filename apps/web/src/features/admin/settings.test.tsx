@@ -24,6 +24,10 @@ const stored: InstanceSettings = {
   dailyQuotaBytes: null,
   maxVideoMinutes: 60,
   commentsEnabledByDefault: true,
+  livesEnabled: false,
+  maxLivesPerInstance: 4,
+  maxLivesPerUser: 1,
+  maxLiveMinutes: 240,
 };
 
 function serve(role: Role = 'admin') {
@@ -61,6 +65,11 @@ describe('/admin/settings', () => {
     await userEvent.type(screen.getByLabelText('Upload quota per user per day'), '500');
     await userEvent.selectOptions(screen.getByLabelText('Upload quota per user per day: unit'), 'MB');
     await userEvent.click(screen.getByRole('checkbox', { name: 'Comments are on for new videos' }));
+    expect(screen.getByRole('checkbox', { name: 'Creators can go live (RTMP from OBS)' })).not.toBeChecked();
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Creators can go live (RTMP from OBS)' }));
+    const perUser = screen.getByLabelText('Lives on air at once, per creator');
+    await userEvent.clear(perUser);
+    await userEvent.type(perUser, '2');
     await userEvent.click(screen.getByRole('button', { name: 'Save settings' }));
 
     expect(await screen.findByText('Instance settings updated successfully')).toBeInTheDocument();
@@ -77,6 +86,10 @@ describe('/admin/settings', () => {
       dailyQuotaBytes: 500_000_000,
       maxVideoMinutes: 60,
       commentsEnabledByDefault: false,
+      livesEnabled: true,
+      maxLivesPerInstance: 4,
+      maxLivesPerUser: 2,
+      maxLiveMinutes: 240,
     });
   });
 
@@ -99,8 +112,12 @@ describe('/admin/settings', () => {
     const minutes = screen.getByLabelText('Maximum video duration (minutes)');
     await userEvent.clear(minutes);
     await userEvent.type(minutes, '0');
+    const perInstance = screen.getByLabelText('Lives on air at once, whole instance');
+    await userEvent.clear(perInstance);
+    await userEvent.type(perInstance, '1.5');
     await userEvent.click(screen.getByRole('button', { name: 'Save settings' }));
     expect(await screen.findByText('"not a domain": Enter a domain such as example.com')).toBeInTheDocument();
+    expect(screen.getByText('Enter a whole number of lives, 1 or more')).toBeInTheDocument();
     expect(screen.getByLabelText('Allowed signup email domains')).toHaveAttribute('aria-invalid', 'true');
     expect(screen.getByText('Enter a size of 0 or more, or leave empty for no limit')).toBeInTheDocument();
     expect(screen.getByText('Enter a whole number of minutes from 1 to 1440')).toBeInTheDocument();

@@ -40,7 +40,9 @@ describe('/user/@ada/notifications', () => {
     expect(within(comments).getByRole('radio', { name: 'At once' })).toBeChecked();
     const videos = within(section).getByRole('group', { name: 'New videos from my subscriptions' });
     expect(within(videos).getByRole('radio', { name: 'Daily digest' })).toBeChecked();
-    expect(within(section).getAllByRole('group')).toHaveLength(6);
+    expect(within(section).getAllByRole('group')).toHaveLength(7);
+    const lives = within(section).getByRole('group', { name: 'Lives starting on my subscriptions' });
+    expect(within(lives).getByRole('radio', { name: 'At once' })).toBeChecked();
 
     await userEvent.click(within(comments).getByRole('radio', { name: 'Off' }));
     expect(await screen.findByText('Notification settings saved')).toBeInTheDocument();

@@ -11,7 +11,7 @@ import { compileMessage, type FormatValues } from './message-format.ts';
  * English is an untranslated string.
  */
 const SAME_AS_ENGLISH: Record<'fr' | 'es', MessageKey[]> = {
-  fr: ['settings.mailMention', 'admin.total', 'admin.instance', 'admin.description', 'moderation.action', 'moderation.kindsTweets', 'moderation.itemVisible', 'moderation.targetTweet', 'shell.menu', 'nav.playlists', 'nav.notifications', 'nav.administration', 'nav.administrationShort', 'player.pause', 'player.auto', 'player.volume', 'dashboard.colActions', 'upload.description', 'channel.tweets', 'filter.type', 'filter.playlist'],
+  fr: ['settings.mailMention', 'live.fieldDescription', 'live.public', 'admin.total', 'admin.instance', 'admin.description', 'moderation.action', 'moderation.kindsTweets', 'moderation.itemVisible', 'moderation.targetTweet', 'shell.menu', 'nav.playlists', 'nav.notifications', 'nav.administration', 'nav.administrationShort', 'player.pause', 'player.auto', 'player.volume', 'dashboard.colActions', 'upload.description', 'channel.tweets', 'filter.type', 'filter.playlist'],
   es: ['nav.administrationShort', 'admin.stateReason', 'admin.total', 'admin.videos', 'moderation.kindsVideos', 'moderation.targetVideo', 'moderation.kindsTweets', 'moderation.itemVisible', 'moderation.targetTweet', 'moderation.targetOf', 'count.videos', 'chart.dayViews'],
 };
 

@@ -150,6 +150,18 @@ function SettingsForm({ settings }: { settings: InstanceSettings }) {
         </label>
       </Section>
 
+      <Section title={t('admin.lives')}>
+        <label className="flex items-center gap-3 text-sm">
+          <input type="checkbox" className="size-4" {...register('livesEnabled')} />
+          {t('admin.livesEnabled')}
+        </label>
+        <div className="grid gap-4 md:grid-cols-3">
+          <TextField label={t('admin.maxLivesPerInstance')} inputMode="numeric" {...register('maxLivesPerInstance')} error={error('maxLivesPerInstance')} />
+          <TextField label={t('admin.maxLivesPerUser')} inputMode="numeric" {...register('maxLivesPerUser')} error={error('maxLivesPerUser')} />
+          <TextField label={t('admin.maxLiveMinutes')} inputMode="numeric" {...register('maxLiveMinutes')} error={error('maxLiveMinutes')} />
+        </div>
+      </Section>
+
       <Button type="submit" className="self-start" loading={formState.isSubmitting}>
         {t('admin.saveSettings')}
       </Button>

@@ -2,7 +2,7 @@ import { api } from '@/lib/api-client.ts';
 import { fetchPage } from '@/lib/pagination.ts';
 import type { Comment, LikeStatus } from '@/types/api.ts';
 
-export type CommentEntityType = 'video' | 'tweet';
+export type CommentEntityType = 'video' | 'tweet' | 'live';
 
 /** Top-level comments of a video or tweet, or the replies to one comment, 10 per page. */
 export const fetchComments = (entityType: CommentEntityType, entityId: string, parentId: string | null, cursor: string | null) =>

@@ -15,7 +15,7 @@ import { TimestampText, type TimestampLinks } from '@/components/ui/timestamp-te
 import { paths } from '@/config/paths.ts';
 import { ReportDialog, ReportMenu } from '@/components/moderation/report-dialog.tsx';
 import { TakedownNotice } from '@/components/moderation/takedown-notice.tsx';
-import { errorMessage } from '@/lib/api-client.ts';
+import { buildUrl, errorMessage } from '@/lib/api-client.ts';
 import { formatCount, formatRelative, plural } from '@/lib/format.ts';
 import { useStoredUser, type StoredUser } from '@/lib/session.ts';
 import type { Comment } from '@/types/api.ts';
@@ -62,6 +62,12 @@ export interface CommentSectionProps {
   folded?: boolean;
   /** On a watch page: the comments' timestamps seek its player. */
   timestamps?: TimestampLinks;
+  /**
+   * A live's chat: titled so, with no total (lives keep none), and new comments arrive without a
+   * reload through the live's chat stream (Server-Sent Events), which names no comment: the first
+   * page is read again and what is new goes on top.
+   */
+  live?: boolean;
 }
 
 /** Threaded comments of a video or tweet: box, 10 per page, replies, edit/delete, likes, creator moderation. */
@@ -82,7 +88,7 @@ export function CommentSection(props: CommentSectionProps) {
   return <Section key={`${props.entityType}:${props.entityId}`} {...props} />;
 }
 
-function Section({ entityType, entityId, count = 0, onCountChange, channel, folded = false, timestamps }: CommentSectionProps) {
+function Section({ entityType, entityId, count = 0, onCountChange, channel, folded = false, timestamps, live = false }: CommentSectionProps) {
   const user = useStoredUser();
   const [unfolded, setUnfolded] = useState(false);
   const isChannelOwner = Boolean(user && channel && user.userId === channel._id);
@@ -136,6 +142,17 @@ function Section({ entityType, entityId, count = 0, onCountChange, channel, fold
   useEffect(() => {
     void fetchMore([]);
   }, [fetchMore]);
+
+  useEffect(() => {
+    if (!live) return;
+    const source = new EventSource(buildUrl(`lives/${encodeURIComponent(entityId)}/chat/stream`));
+    source.addEventListener('comment', () => {
+      fetchComments(entityType, entityId, null, null)
+        .then((page) => setTree((t) => addComments(t, [], page.items, 'start')))
+        .catch((err: unknown) => console.warn('Loading new chat comments failed', err));
+    });
+    return () => source.close();
+  }, [live, entityType, entityId]);
 
   const toggleReplies = (path: string[]) => {
     const id = path.at(-1)!;
@@ -317,7 +334,7 @@ function Section({ entityType, entityId, count = 0, onCountChange, channel, fold
     setTakedown: (path, takedown) => setTree((t) => updateComment(t, path, { takedown })),
   };
 
-  const title = plural(total, 'comments.title');
+  const title = live ? t('live.chat') : plural(total, 'comments.title');
   if (folded && !unfolded) return <CommentTeaser title={title} first={tree.children[0]?.value} onOpen={() => setUnfolded(true)} />;
 
   return (

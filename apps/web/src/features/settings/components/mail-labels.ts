@@ -9,6 +9,7 @@ const mailTypeKeys: Record<MailableType, MessageKey> = {
   mention: 'settings.mailMention',
   newSubscriber: 'settings.mailNewSubscriber',
   videoProcessed: 'settings.mailVideoProcessed',
+  live: 'settings.mailLive',
 };
 
 export const mailTypeLabel = (type: MailableType) => t(mailTypeKeys[type]);

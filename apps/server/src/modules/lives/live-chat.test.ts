@@ -1,0 +1,105 @@
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, createUser, type TestContext } from '../../../test/harness.ts';
+import { call, expectError } from '../../../test/http.ts';
+import type { UserRow } from '../users/users.repository.ts';
+
+describe('live chat: comments on a live, pushed to its viewers', () => {
+  let t: TestContext;
+  let host: UserRow;
+  let viewer: UserRow;
+  let base: string;
+  beforeAll(async () => {
+    t = await createTestApp();
+    host = await createUser(t.ctx);
+    viewer = await createUser(t.ctx);
+    await t.ctx.settings.update({ livesEnabled: true });
+    await t.app.listen({ host: '127.0.0.1', port: 0 });
+    base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}/api/v1`;
+  });
+  afterAll(() => t.close());
+
+  const newLive = async (body: object = {}) => (await call(t, 'POST', '/lives', { as: host, body: { title: 'Chat', ...body } })).body.data.live._id as string;
+
+  /** Opens the live's chat stream as a visitor; `next()` resolves at the next comment event. */
+  async function listen(liveId: string) {
+    const controller = new AbortController();
+    const res = await fetch(`${base}/lives/${liveId}/chat/stream`, { signal: controller.signal });
+    expect(res.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+    const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let text = '';
+    let wake: (() => void) | undefined;
+    // One reader loop: everything that arrives is kept, and whoever waits is woken.
+    void (async () => {
+      for (;;) {
+        const { done, value } = await reader.read().catch(() => ({ done: true, value: undefined }));
+        if (done) return;
+        text += value;
+        wake?.();
+      }
+    })();
+    const count = () => text.split('\n\n').filter((e) => e.startsWith('event: comment')).length;
+    let seen = 0;
+    return {
+      async next() {
+        while (count() <= seen) await new Promise<void>((resolve) => (wake = resolve));
+        seen += 1;
+      },
+      /** Comment events received, after waiting `ms` for any late one. */
+      async countAfter(ms: number) {
+        await new Promise((resolve) => setTimeout(resolve, ms));
+        return count();
+      },
+      close: () => controller.abort(),
+    };
+  }
+
+  it('a comment posted on a live reaches another viewer at once; a watched word holds it back; a blocked user cannot post', async () => {
+    const liveId = await newLive();
+    const stream = await listen(liveId);
+    const posted = await call(t, 'POST', `/comments/live/${liveId}`, { as: viewer, body: { content: 'Hello from the chat' } });
+    expect(posted.status, JSON.stringify(posted.body)).toBe(201);
+    expect(posted.body.data).toMatchObject({ entityType: 'live', entityId: liveId, content: 'Hello from the chat', state: 'published' });
+    await stream.next();
+    const listed = await call(t, 'GET', `/comments/live/${liveId}`);
+    expect(listed.body.data.comments.map((c: { content: string }) => c.content)).toEqual(['Hello from the chat']);
+
+    await call(t, 'POST', '/admin/watched-words', { as: await createUser(t.ctx, { role: 'admin' }), body: { word: 'spamword' } });
+    const held = await call(t, 'POST', `/comments/live/${liveId}`, { as: viewer, body: { content: 'buy spamword now' } });
+    expect(held.body.data.state).toBe('held');
+    await call(t, 'POST', '/channel-blocks', { as: host, body: { userId: viewer.id } });
+    expectError(await call(t, 'POST', `/comments/live/${liveId}`, { as: viewer, body: { content: 'again' } }), 403);
+    // Neither the held comment nor the refused one was pushed; the host approving the held one is.
+    expect(await stream.countAfter(300)).toBe(1);
+    expect((await call(t, 'POST', `/comments/${held.body.data._id}/approve`, { as: host })).status).toBe(200);
+    await stream.next();
+    stream.close();
+  });
+
+  it('a private live has no chat for others: no stream, no comments, no posting', async () => {
+    const liveId = await newLive({ privacy: 'private' });
+    expect((await fetch(`${base}/lives/${liveId}/chat/stream`)).status).toBe(404);
+    expectError(await call(t, 'POST', `/comments/live/${liveId}`, { as: viewer, body: { content: 'hi' } }), 404, 'Live not found');
+    expectError(await call(t, 'GET', `/comments/live/${liveId}`, { as: viewer }), 404, 'Live not found');
+    const own = await call(t, 'POST', `/comments/live/${liveId}`, { as: host, body: { content: 'note to self' } });
+    expect(own.status).toBe(201);
+    // Nor can its comments be liked by someone who cannot see the live.
+    expectError(await call(t, 'POST', `/likes/comment/${own.body.data._id}/like`, { as: viewer }), 404);
+  });
+
+  it('cuts a flood of chat messages from one client off with RATE_LIMIT_COMMENT; the refused one is not stored', async () => {
+    const limited = await createTestApp({ RATE_LIMITS_ENABLED: 'true', RATE_LIMIT_COMMENT: '2' });
+    try {
+      const [owner, fan] = [await createUser(limited.ctx), await createUser(limited.ctx)];
+      await limited.ctx.settings.update({ livesEnabled: true });
+      const liveId = (await call(limited, 'POST', '/lives', { as: owner, body: { title: 'Busy chat' } })).body.data.live._id;
+      const answers = [];
+      for (let i = 0; i < 3; i++) answers.push(await call(limited, 'POST', `/comments/live/${liveId}`, { as: fan, body: { content: `message ${i}` } }));
+      expect(answers.map((a) => a.status)).toEqual([201, 201, 429]);
+      expect(answers[2]!.body.message).toMatch(/^Too many requests, please try again in \d+ seconds\.$/);
+      expect((await call(limited, 'GET', `/comments/live/${liveId}`)).body.data.comments).toHaveLength(2);
+    } finally {
+      await limited.close();
+    }
+  });
+});

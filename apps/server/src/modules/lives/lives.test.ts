@@ -1,0 +1,155 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { liveMessages } from '@glimpse/contract';
+import { createTestApp, createUser, memoryLog, type TestContext } from '../../../test/harness.ts';
+import { sql } from 'drizzle-orm';
+import { call, expectError, MISSING_ID, rows } from '../../../test/http.ts';
+import type { UserRow } from '../users/users.repository.ts';
+import { createWorker } from '../../worker.ts';
+import { liveSessionPrefix, LivesService } from './lives.service.ts';
+
+describe('lives and their stream keys', () => {
+  let t: TestContext;
+  let owner: UserRow;
+  let other: UserRow;
+  beforeAll(async () => {
+    t = await createTestApp();
+    owner = await createUser(t.ctx);
+    other = await createUser(t.ctx);
+  });
+  afterAll(() => t.close());
+
+  const enable = (changes: Record<string, unknown> = {}) => t.ctx.settings.update({ livesEnabled: true, ...changes });
+
+  it('refuses a visitor (401), a disabled instance (403) and a bad body (400), creating nothing', async () => {
+    expectError(await call(t, 'POST', '/lives', { body: { title: 'x' } }), 401, liveMessages.loginRequired);
+    expectError(await call(t, 'GET', '/lives'), 401, liveMessages.loginRequired);
+    await t.ctx.settings.update({ livesEnabled: false });
+    expectError(await call(t, 'POST', '/lives', { as: owner, body: { title: 'x' } }), 403, liveMessages.disabled);
+    await enable();
+    expectError(await call(t, 'POST', '/lives', { as: owner, body: { title: '' } }), 400);
+    expectError(await call(t, 'POST', '/lives', { as: owner, body: { title: 'x', privacy: 'secret' } }), 400);
+    expectError(await call(t, 'POST', '/lives', { as: owner, body: { title: 'x\u0000y' } }), 400);
+    expect((await call(t, 'GET', '/lives', { as: owner })).body.data).toEqual([]);
+  });
+
+  it('creates a live: the key is shown once, stored as a hash, and starts a session only while it is the current key', async () => {
+    await enable();
+    const res = await call(t, 'POST', '/lives', { as: owner, body: { title: 'Morning show', permanent: true, saveReplay: true, latencyMode: 'low' } });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const { live, streamKey, rtmpUrl } = res.body.data;
+    expect(live).toMatchObject({ title: 'Morning show', privacy: 'public', permanent: true, saveReplay: true, latencyMode: 'low', state: 'waiting', hlsUrl: null });
+    expect(rtmpUrl).toBe('rtmp://glimpse.test:1935/live');
+    expect(streamKey).toMatch(new RegExp(`^${live._id}\\.[A-Za-z0-9_-]{43}$`));
+    // Neither the key nor its hash is ever answered again.
+    const got = await call(t, 'GET', `/lives/${live._id}`);
+    expect(JSON.stringify(got.body)).not.toContain(streamKey.split('.')[1]);
+    expect(got.body.data).not.toHaveProperty('keyHash');
+
+    const service = new LivesService(t.ctx);
+    expect(await service.startSession(`${live._id}.wrong`)).toEqual({ refuse: 'Invalid stream key' });
+    expect(await service.startSession('garbage')).toEqual({ refuse: 'Invalid stream key' });
+    const renewed = await call(t, 'POST', `/lives/${live._id}/key`, { as: owner });
+    expect(renewed.status).toBe(200);
+    expect(renewed.body.data.streamKey).not.toBe(streamKey);
+    expect(await service.startSession(streamKey)).toEqual({ refuse: 'Invalid stream key' });
+    const started = await service.startSession(renewed.body.data.streamKey);
+    expect(started).toMatchObject({ live: { state: 'live' }, maxSeconds: 240 * 60 });
+    if (!('live' in started)) throw new Error('not started');
+    expect((await call(t, 'GET', `/lives/${live._id}`)).body.data.hlsUrl).toBe(`/api/v1/lives/${live._id}/hls/${started.sessionId}/pub/master.m3u8`);
+    expect(await service.startSession(renewed.body.data.streamKey)).toEqual({ refuse: 'This live is already on air' });
+    expectError(await call(t, 'DELETE', `/lives/${live._id}`, { as: owner }), 409, liveMessages.onAir);
+    // A permanent live waits for its next session.
+    expect((await service.endSession(started.live, started.sessionId))?.state).toBe('waiting');
+  });
+
+  it('caps lives on air per user and per instance, with a message that says which', async () => {
+    await enable({ maxLivesPerUser: 1, maxLivesPerInstance: 2 });
+    const service = new LivesService(t.ctx);
+    const make = async (as: UserRow) => (await call(t, 'POST', '/lives', { as, body: { title: 'cap' } })).body.data.streamKey as string;
+    const [a1, a2, b1, b2] = [await make(owner), await make(owner), await make(other), await make(other)];
+    expect(await service.startSession(a1)).toHaveProperty('sessionId');
+    expect(await service.startSession(a2)).toEqual({ refuse: 'You can have 1 live(s) on air at a time' });
+    expect(await service.startSession(b1)).toHaveProperty('sessionId');
+    expect(await service.startSession(b2)).toEqual({ refuse: 'This instance allows 2 live(s) at a time; try again later' });
+    await t.ctx.settings.update({ livesEnabled: false });
+    expect(await service.startSession(b2)).toEqual({ refuse: liveMessages.disabled });
+  });
+
+  it('a session whose worker died (no heartbeat for 30 s) is over: not on air, not counted, and the live can start again', async () => {
+    await enable({ maxLivesPerUser: 1, maxLivesPerInstance: 10 });
+    const fresh = await createUser(t.ctx);
+    const service = new LivesService(t.ctx);
+    const { live, streamKey } = (await call(t, 'POST', '/lives', { as: fresh, body: { title: 'Crashed' } })).body.data;
+    const other = (await call(t, 'POST', '/lives', { as: fresh, body: { title: 'Next' } })).body.data;
+    expect(await service.startSession(streamKey)).toHaveProperty('sessionId');
+    expect(await service.startSession(other.streamKey)).toEqual({ refuse: 'You can have 1 live(s) on air at a time' });
+    await rows(t, sql`UPDATE lives SET heartbeat_at = now() - interval '31 seconds' WHERE id = ${live._id}`);
+    expect((await call(t, 'GET', `/lives/${live._id}`)).body.data).toMatchObject({ state: 'ended', hlsUrl: null });
+    expect(await service.startSession(other.streamKey)).toHaveProperty('sessionId');
+  });
+
+  it('subscribers are told when a public live starts (a notification type with its own mail preference); a private one tells nobody', async () => {
+    await enable({ maxLivesPerUser: 5, maxLivesPerInstance: 50 });
+    const creator = await createUser(t.ctx);
+    const fan = await createUser(t.ctx);
+    await call(t, 'POST', `/subscriptions/toggle/${creator.id}`, { as: fan });
+    const service = new LivesService(t.ctx);
+    const open = (await call(t, 'POST', '/lives', { as: creator, body: { title: 'Open studio' } })).body.data;
+    const hidden = (await call(t, 'POST', '/lives', { as: creator, body: { title: 'Rehearsal', privacy: 'private' } })).body.data;
+    expect(await service.startSession(open.streamKey)).toHaveProperty('sessionId');
+    expect(await service.startSession(hidden.streamKey)).toHaveProperty('sessionId');
+    await createWorker(t.ctx, memoryLog()).drain();
+    const told = (await call(t, 'GET', '/notifications', { as: fan })).body.data.notifications;
+    expect(told).toMatchObject([{ type: 'live', actor: { _id: creator.id }, subject: { liveId: open.live._id, liveTitle: 'Open studio' } }]);
+    expect((await call(t, 'GET', '/notifications/settings', { as: fan })).body.data.settings).toMatchObject({ live: 'instant' });
+  });
+
+  it('only the owner changes, renews or deletes a live; a private live is not found by others', async () => {
+    await enable();
+    const { live } = (await call(t, 'POST', '/lives', { as: owner, body: { title: 'Private', privacy: 'private' } })).body.data;
+    expectError(await call(t, 'GET', `/lives/${live._id}`), 404, liveMessages.notFound);
+    expectError(await call(t, 'GET', `/lives/${live._id}`, { as: other }), 404, liveMessages.notFound);
+    expect((await call(t, 'GET', `/lives/${live._id}`, { as: owner })).status).toBe(200);
+    expectError(await call(t, 'GET', `/lives/not-an-id`), 400);
+    expectError(await call(t, 'GET', `/lives/${MISSING_ID}`), 404, liveMessages.notFound);
+    expectError(await call(t, 'PATCH', `/lives/${live._id}`, { as: other, body: { title: 'Mine' } }), 403, liveMessages.notOwner);
+    expectError(await call(t, 'POST', `/lives/${live._id}/key`, { as: other }), 403, liveMessages.notOwner);
+    expectError(await call(t, 'DELETE', `/lives/${live._id}`, { as: other }), 403, liveMessages.notOwner);
+    expectError(await call(t, 'PATCH', `/lives/${live._id}`, { as: owner, body: { state: 'live' } }), 400);
+    const patched = await call(t, 'PATCH', `/lives/${live._id}`, { as: owner, body: { title: 'Now public', privacy: 'public' } });
+    expect(patched.body.data).toMatchObject({ title: 'Now public', privacy: 'public', state: 'waiting' });
+    expect((await call(t, 'GET', `/lives/${live._id}`)).status).toBe(200);
+    expect((await call(t, 'DELETE', `/lives/${live._id}`, { as: owner })).status).toBe(200);
+    expectError(await call(t, 'GET', `/lives/${live._id}`, { as: owner }), 404);
+  });
+
+  it('serves no HLS file of a live that is not on air, nor a path outside its files', async () => {
+    await enable();
+    const { live } = (await call(t, 'POST', '/lives', { as: owner, body: { title: 'Off air' } })).body.data;
+    const res = await t.app.inject({ method: 'GET', url: `/api/v1/lives/${live._id}/hls/${MISSING_ID}/pub/master.m3u8` });
+    expect(res.statusCode).toBe(404);
+    const bad = await t.app.inject({ method: 'GET', url: `/api/v1/lives/${live._id}/hls/${MISSING_ID}/pub/..%2f..%2fsecret` });
+    expect(bad.statusCode).toBe(400);
+  });
+
+  it("a private live's HLS opens with the key only its owner is given, not with the public path", async () => {
+    await enable({ maxLivesPerUser: 10, maxLivesPerInstance: 50 });
+    const host = await createUser(t.ctx);
+    const created = (await call(t, 'POST', '/lives', { as: host, body: { title: 'Dress rehearsal', privacy: 'private' } })).body.data;
+    const started = await new LivesService(t.ctx).startSession(created.streamKey);
+    if (!('sessionId' in started)) throw new Error('not started');
+    await t.ctx.storage.putBuffer(`${liveSessionPrefix(created.live._id, started.sessionId)}/master.m3u8`, Buffer.from('#EXTM3U\n'));
+    const hlsUrl = (await call(t, 'GET', `/lives/${created.live._id}`, { as: host })).body.data.hlsUrl as string;
+    expect(hlsUrl).toMatch(new RegExp(`/hls/${started.sessionId}/k-[\\w-]{32}/master\\.m3u8$`));
+    const opened = await t.app.inject({ method: 'GET', url: hlsUrl });
+    expect(opened.statusCode).toBe(200);
+    expect(opened.headers['cache-control']).toBe('private, max-age=1');
+    expect((await t.app.inject({ method: 'GET', url: hlsUrl.replace(/k-[\w-]{32}/, 'pub') })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'GET', url: hlsUrl.replace(/k-[\w-]{32}/, `k-${'a'.repeat(32)}`) })).statusCode).toBe(404);
+    // Made public, the same session opens at the public path, and the key stops working.
+    await call(t, 'PATCH', `/lives/${created.live._id}`, { as: host, body: { privacy: 'public' } });
+    await new Promise((r) => setTimeout(r, 1_100));
+    expect((await t.app.inject({ method: 'GET', url: hlsUrl.replace(/k-[\w-]{32}/, 'pub') })).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'GET', url: hlsUrl })).statusCode).toBe(404);
+  });
+});

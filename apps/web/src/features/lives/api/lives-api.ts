@@ -1,0 +1,42 @@
+import type { Live, LiveBody, LiveWithKey } from '@glimpse/contract';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api } from '@/lib/api-client.ts';
+
+/** While a live waits it is asked again this often, so the page starts playing by itself. */
+export const WAITING_POLL_MS = 3_000;
+/** On air: often enough to notice the end (the player also sees the playlist's end). */
+const ON_AIR_POLL_MS = 10_000;
+
+export const liveQueryOptions = (liveId: string) =>
+  queryOptions({
+    queryKey: ['lives', liveId],
+    queryFn: ({ signal }) => api.get<Live>(`lives/${encodeURIComponent(liveId)}`, undefined, signal).then((r) => r.data),
+    refetchInterval: (q) => (q.state.data?.state === 'waiting' ? WAITING_POLL_MS : q.state.data?.state === 'live' ? ON_AIR_POLL_MS : false),
+  });
+
+export const myLivesQueryOptions = queryOptions({
+  queryKey: ['lives', 'mine'],
+  queryFn: ({ signal }) => api.get<Live[]>('lives', { limit: 50 }, signal).then((r) => r.data),
+});
+
+export const useMyLives = () => useQuery(myLivesQueryOptions);
+
+export function useCreateLive() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: Partial<LiveBody> & { title: string }) => api.post<LiveWithKey>('lives', body),
+    onSuccess: () => client.invalidateQueries({ queryKey: ['lives', 'mine'] }),
+  });
+}
+
+export function useNewKey() {
+  return useMutation({ mutationFn: (liveId: string) => api.post<LiveWithKey>(`lives/${encodeURIComponent(liveId)}/key`) });
+}
+
+export function useDeleteLive() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (liveId: string) => api.delete<null>(`lives/${encodeURIComponent(liveId)}`),
+    onSuccess: () => client.invalidateQueries({ queryKey: ['lives', 'mine'] }),
+  });
+}

@@ -1,0 +1,151 @@
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import toast from 'react-hot-toast';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Live } from '@glimpse/contract';
+import { session } from '@/lib/session.ts';
+import { fakeApi, renderApp } from '@/test/render.tsx';
+
+/** jsdom has no EventSource: this one records what the page opens, and the test sends its events. */
+class FakeEventSource {
+  static opened: FakeEventSource[] = [];
+  private listeners = new Map<string, () => void>();
+  closed = false;
+  constructor(readonly url: string) {
+    FakeEventSource.opened.push(this);
+  }
+  addEventListener(type: string, listener: () => void) {
+    this.listeners.set(type, listener);
+  }
+  emit(type: string) {
+    this.listeners.get(type)?.();
+  }
+  close() {
+    this.closed = true;
+  }
+}
+
+beforeEach(() => {
+  toast.remove();
+  session.clear();
+  FakeEventSource.opened = [];
+  vi.stubGlobal('EventSource', FakeEventSource);
+});
+
+const chatComment = (content: string, id: string) => ({
+  _id: id,
+  content,
+  owner: { _id: 'u2', userName: 'bob', fullName: 'Bob', avatar: null },
+  replies: 0,
+  likes: 0,
+  dislikes: 0,
+  likeStatus: 0,
+  entityType: 'live',
+  entityId: ID,
+  parentId: null,
+  state: 'published',
+  pinned: false,
+  createdAt: '2026-12-01T10:00:00.000Z',
+  updatedAt: '2026-12-01T10:00:00.000Z',
+  takedown: null,
+});
+
+const ID = '0190a000-0000-7000-8000-000000000001';
+const base: Live = {
+  _id: ID,
+  ownerId: 'u1',
+  title: 'Morning show',
+  description: 'Coffee and code',
+  privacy: 'public',
+  permanent: false,
+  saveReplay: true,
+  latencyMode: 'normal',
+  state: 'waiting',
+  startedAt: null,
+  endedAt: null,
+  hlsUrl: null,
+  viewers: null,
+  replayVideoId: null,
+  createdAt: '2026-12-01T10:00:00.000Z',
+};
+
+describe('live watch page', () => {
+  it('waits for the stream, then starts playing by itself with the LIVE badge', async () => {
+    let answer: Live = base;
+    fakeApi((url) => (url.pathname === `/api/v1/lives/${ID}` ? { data: answer } : undefined));
+    renderApp(`/live/${ID}`);
+    expect(await screen.findByText('Waiting for the stream to start')).toBeInTheDocument();
+    expect(screen.queryByText('LIVE')).not.toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Morning show' })).toBeInTheDocument();
+
+    answer = { ...base, state: 'live', hlsUrl: `/api/v1/lives/${ID}/hls/s1/master.m3u8`, viewers: 12 };
+    // The page asks again every 3 s while it waits.
+    const video = await screen.findByLabelText('Morning show', { selector: 'video' }, { timeout: 5_000 });
+    expect(screen.getByLabelText('On air now')).toHaveTextContent('LIVE');
+    expect(screen.getByText('12 watching')).toBeInTheDocument();
+    expect(video).toHaveProperty('autoplay', true);
+    expect(screen.getByRole('button', { name: 'Jump to live' })).toBeInTheDocument();
+  });
+
+  it('shows the live chat, and a comment announced on its stream appears without a reload', async () => {
+    let chat = [chatComment('First!', 'c1')];
+    fakeApi((url) => {
+      if (url.pathname === `/api/v1/lives/${ID}`) return { data: { ...base, state: 'live', hlsUrl: `/api/v1/lives/${ID}/hls/s1/master.m3u8` } };
+      if (url.pathname === `/api/v1/comments/live/${ID}`) return { data: { comments: chat, hasNextPage: false, nextCursor: null } };
+      return undefined;
+    });
+    renderApp(`/live/${ID}`);
+    expect(await screen.findByRole('heading', { name: 'Live chat' })).toBeInTheDocument();
+    expect(await screen.findByText('First!')).toBeInTheDocument();
+    const [stream] = FakeEventSource.opened;
+    expect(stream!.url).toBe(`/api/v1/lives/${ID}/chat/stream`);
+    chat = [chatComment('Hello from Bob', 'c2'), ...chat];
+    stream!.emit('comment');
+    expect(await screen.findByText('Hello from Bob')).toBeInTheDocument();
+    expect(screen.getAllByText('First!')).toHaveLength(1);
+  });
+
+  it('says the live has ended and links its replay', async () => {
+    fakeApi((url) => (url.pathname === `/api/v1/lives/${ID}` ? { data: { ...base, state: 'ended', replayVideoId: 'v9' } } : undefined));
+    renderApp(`/live/${ID}`);
+    expect(await screen.findByText('The live has ended')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Watch the replay' })).toHaveAttribute('href', '/video/v9');
+  });
+
+  it('a live it may not see is not found', async () => {
+    fakeApi(() => ({ status: 404, message: 'Live not found' }));
+    renderApp(`/live/${ID}`);
+    expect(await screen.findByRole('heading', { name: 'Live not found' })).toBeInTheDocument();
+  });
+});
+
+describe('my lives', () => {
+  it('creates a live and shows the server URL and the key once', async () => {
+    session.setAccessToken('T');
+    const calls = fakeApi((url, init) => {
+      if (url.pathname === '/api/v1/users/me') return { data: { user: { _id: 'u1', userName: 'ada', fullName: 'Ada', email: 'ada@x.io', avatar: null, coverImage: null, role: 'user' } } };
+      if (url.pathname === '/api/v1/lives' && init.method === 'POST') {
+        return { status: 201, message: 'Live created successfully', data: { live: { ...base, title: 'Launch' }, rtmpUrl: 'rtmp://glimpse.test:1935/live', streamKey: `${ID}.secret` } };
+      }
+      if (url.pathname === '/api/v1/lives') return { data: [] };
+      return undefined;
+    });
+    renderApp('/lives');
+    expect(await screen.findByText('You have no lives yet.')).toBeInTheDocument();
+    const form = screen.getByRole('form', { name: 'Create a live' });
+    await userEvent.type(within(form).getByLabelText('Title'), 'Launch');
+    await userEvent.selectOptions(within(form).getByLabelText('Who can watch'), 'unlisted');
+    await userEvent.click(within(form).getByRole('checkbox', { name: 'Permanent: the same key for every session' }));
+    await userEvent.click(within(form).getByRole('button', { name: 'Create a live' }));
+    const panel = await screen.findByRole('region', { name: 'Your stream settings' });
+    expect(within(panel).getByLabelText('Server')).toHaveValue('rtmp://glimpse.test:1935/live');
+    expect(within(panel).getByLabelText('Stream key')).toHaveValue(`${ID}.secret`);
+    expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ title: 'Launch', description: '', privacy: 'unlisted', permanent: true, saveReplay: true });
+  });
+
+  it('asks a visitor to sign in', async () => {
+    fakeApi(() => undefined);
+    renderApp('/lives');
+    expect(await screen.findByText('Sign in to create a live and get your stream key.')).toBeInTheDocument();
+  });
+});
