@@ -34,6 +34,8 @@ export interface EndedSession {
 /** Invalid stream keys allowed from one address per minute before it is refused outright. */
 const MAX_BAD_KEYS = 10;
 const BAD_KEY_WINDOW_MS = 60_000;
+/** Addresses whose bad keys are counted at once (each entry is a few dozen bytes). */
+const MAX_TRACKED_ADDRESSES = 10_000;
 
 /**
  * The RTMP ingest of lives (ADR 024), on the worker side so API processes stay stateless: each
@@ -72,6 +74,15 @@ export class LiveIngest {
     await Promise.all([...this.running]);
   }
 
+  /** Many addresses trying keys must not grow the map without end: past windows go, then the oldest. */
+  private forgetBadKeys(now: number): void {
+    for (const [address, entry] of this.badKeys) if (now - entry.since >= BAD_KEY_WINDOW_MS) this.badKeys.delete(address);
+    for (const address of this.badKeys.keys()) {
+      if (this.badKeys.size < MAX_TRACKED_ADDRESSES) break;
+      this.badKeys.delete(address);
+    }
+  }
+
   private async decide(req: PublishRequest): Promise<PublishDecision> {
     if (req.app !== 'live') return { refuse: 'Unknown application: use the RTMP URL shown with your live' };
     const now = Date.now();
@@ -81,6 +92,7 @@ export class LiveIngest {
     if ('refuse' in start) {
       if (start.refuse === 'Invalid stream key') {
         const fresh = !bad || now - bad.since >= BAD_KEY_WINDOW_MS;
+        if (this.badKeys.size >= MAX_TRACKED_ADDRESSES) this.forgetBadKeys(now);
         this.badKeys.set(req.remoteAddress, { count: fresh ? 1 : bad.count + 1, since: fresh ? now : bad.since });
       }
       return start;
