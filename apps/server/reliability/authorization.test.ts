@@ -101,6 +101,10 @@ async function remoteActor() {
     publicKeyPem: '-----BEGIN PUBLIC KEY-----\nx\n-----END PUBLIC KEY-----',
   });
 }
+async function newLive(by: UserRow) {
+  const res = await call(t, 'POST', '/lives', { as: by, body: { title: 'Show' } });
+  return res.body.data.live._id as string;
+}
 async function remoteVideo() {
   const actor = await remoteActor();
   const id = newId();
@@ -110,6 +114,11 @@ async function remoteVideo() {
 }
 
 const cases: Record<string, Case> = {
+  // Lives (issue #36): only their creator changes them; staff have no right here (lives.test.ts).
+  'POST /api/v1/lives': { build: async () => ({ url: '/lives', body: { title: 'On air' } }), other: null, owner: 201 },
+  'PATCH /api/v1/lives/:liveId': { build: async (o) => ({ url: `/lives/${await newLive(o)}`, body: { title: 'Renamed' } }), other: 403, owner: 200 },
+  'DELETE /api/v1/lives/:liveId': { build: async (o) => ({ url: `/lives/${await newLive(o)}` }), other: 403, owner: 200 },
+  'POST /api/v1/lives/:liveId/key': { build: async (o) => ({ url: `/lives/${await newLive(o)}/key` }), other: 403, owner: 200 },
   // Federation (issue #35): each acts on the caller's own follows, ratings and comments.
   'POST /api/v1/federation/follows': { build: async () => ({ url: '/federation/follows', body: { handle: (await remoteActor()).uri } }), other: null, owner: 200 },
   'DELETE /api/v1/federation/follows/:actorId': {
@@ -443,6 +452,7 @@ beforeAll(async () => {
   admin = await createUser(t.ctx, { role: 'admin' });
   commenter = await createUser(t.ctx);
   await new WatchedWordsService(t.ctx).add('watched');
+  await t.ctx.settings.update({ livesEnabled: true });
 });
 afterAll(() => t.close());
 

@@ -67,6 +67,11 @@ const open: Record<string, Case> = {
   },
   // The signed token is the authority (mail clients POST without a login); a bad one is refused the same for everyone.
   'POST /api/v1/notifications/unsubscribe': { url: () => '/notifications/unsubscribe?token=v1.not-a-token' },
+  // Lives (issue #36): a live, its HLS, its chat and its comments, as anyone may read them (an unknown id: 404 alike).
+  'GET /api/v1/lives/:liveId': { url: (s) => `/lives/${s.video}` },
+  'GET /api/v1/lives/:liveId/hls/:sessionId/:access/*': { url: (s) => `/lives/${s.video}/hls/${s.video}/pub/master.m3u8` },
+  'GET /api/v1/lives/:liveId/chat/stream': { url: (s) => `/lives/${s.video}/chat/stream` },
+  'GET /api/v1/comments/live/:entityId': { url: (s) => `/comments/live/${s.video}` },
   // Federation (issue #35): remote channels, videos and comments anyone may read.
   'GET /api/v1/federation/channels/:actorId': { url: (s) => `/federation/channels/${s.video}` },
   'GET /api/v1/federation/videos/:videoId': { url: (s) => `/federation/videos/${s.video}` },
@@ -165,6 +170,12 @@ const loginOnly: Record<string, Case> = {
   'GET /api/v1/analytics/channel.csv': { url: () => '/analytics/channel.csv' },
   'GET /api/v1/analytics/videos/:id': { url: (s) => `/analytics/videos/${s.video}` },
   'GET /api/v1/analytics/videos/:id.csv': { url: (s) => `/analytics/videos/${s.video}.csv` },
+  // Lives (issue #36): the creator's own.
+  'POST /api/v1/lives': { url: () => '/lives', body: () => ({ title: 'On air' }) },
+  'GET /api/v1/lives': { url: () => '/lives' },
+  'PATCH /api/v1/lives/:liveId': { url: (s) => `/lives/${s.video}`, body: () => ({ title: 'Renamed' }) },
+  'DELETE /api/v1/lives/:liveId': { url: (s) => `/lives/${s.video}` },
+  'POST /api/v1/lives/:liveId/key': { url: (s) => `/lives/${s.video}/key` },
   // Federation admin (issue #35): 401 for visitors like any login-only call, 403 for non-admins.
   'GET /api/v1/admin/federation/blocks': { url: () => '/admin/federation/blocks' },
   'POST /api/v1/admin/federation/blocks': { url: () => '/admin/federation/blocks', body: () => ({ target: 'bad.example' }) },
