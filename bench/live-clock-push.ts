@@ -76,10 +76,10 @@ async function main() {
   await mux.close();
 }
 
-main().then(
-  () => process.exit(0),
-  (err: unknown) => {
-    process.stderr.write(`${(err as Error).message}\n`);
-    process.exit(2);
-  },
-);
+try {
+  await main();
+  process.exit(0);
+} catch (err) {
+  process.stderr.write(`live-clock-push: ${(err as Error).message}\n`);
+  process.exit(2);
+}
