@@ -35,7 +35,7 @@ export interface EndedSession {
 const MAX_BAD_KEYS = 10;
 const BAD_KEY_WINDOW_MS = 60_000;
 /** Segment length of a low-latency live, seconds: the shortest FFmpeg's HLS muxer cuts reliably at 30 fps. */
-export const LOW_LATENCY_SEGMENT_SECONDS = 1;
+const LOW_LATENCY_SEGMENT_SECONDS = 1;
 /** The window a viewer can go back in (DVR), seconds. */
 const DVR_WINDOW_SECONDS = 120;
 
