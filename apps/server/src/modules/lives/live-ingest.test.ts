@@ -126,4 +126,24 @@ describe('live ingest (real RTMP from the bundled engine)', () => {
     expect(video.duration).toBeGreaterThan(6);
     expect((await call(t, 'GET', `/videos/${replayId}`)).status).toBe(404);
   });
+
+  it('cuts a low-latency live into 1 s segments, the lower rungs\' keyframes and the playlist target with them, whatever the normal length', async () => {
+    const slow = new LiveIngest(t.ctx, { log, segmentSeconds: 3, threads: 1 });
+    try {
+      const url = `rtmp://127.0.0.1:${await slow.listen(0, '127.0.0.1')}/live`;
+      const low = await create(owner, { latencyMode: 'low' });
+      const pushing = push(`${url}/${low.streamKey}`, 6);
+      const master = await until('the live to start', async () => (await state(low.live._id)).hlsUrl ?? undefined);
+      const rung = await until('three segments of the 360p rung', async () => {
+        const body = (await get(master.replace('master.m3u8', '360p/index.m3u8'))).body;
+        return (body.match(/seg_\d{6}\.ts/g) ?? []).length >= 3 ? body : undefined;
+      });
+      expect(rung).toContain('#EXT-X-TARGETDURATION:1\n');
+      const lengths = [...rung.matchAll(/#EXTINF:([\d.]+)/g)].map((m) => Number(m[1]));
+      for (const seconds of lengths.slice(0, -1)) expect(seconds).toBeCloseTo(1, 1);
+      expect(await pushing).toBe(0);
+    } finally {
+      await slow.stop();
+    }
+  });
 });

@@ -11,9 +11,9 @@ import { HEARTBEAT_MS, liveSessionPrefix, LivesService } from './lives.service.t
 
 export interface LiveIngestOptions {
   log: JobLogger;
-  /** Seconds per HLS segment (1-2: what a live player waits before it can start). */
+  /** Seconds per HLS segment of a normal-latency live (tests: 1); a low-latency one always has 1 s. */
   segmentSeconds?: number;
-  /** Segments in each playlist: the window a viewer can go back in. */
+  /** Segments in each playlist (tests); by default as many as make a two-minute window to go back in. */
   listSize?: number;
   /** Encoder threads per lower rung (tests: 1). */
   threads?: number;
@@ -36,6 +36,10 @@ const MAX_BAD_KEYS = 10;
 const BAD_KEY_WINDOW_MS = 60_000;
 /** Addresses whose bad keys are counted at once (each entry is a few dozen bytes). */
 const MAX_TRACKED_ADDRESSES = 10_000;
+/** Segment length of a low-latency live, seconds: the shortest FFmpeg's HLS muxer cuts reliably at 30 fps. */
+const LOW_LATENCY_SEGMENT_SECONDS = 1;
+/** The window a viewer can go back in (DVR), seconds. */
+const DVR_WINDOW_SECONDS = 120;
 
 /**
  * The RTMP ingest of lives (ADR 024), on the worker side so API processes stay stateless: each
@@ -126,16 +130,20 @@ export class LiveIngest {
       await storage.deletePrefix(`lives/${live.id}/`).catch(() => undefined);
       for (const r of [LIVE_SOURCE, ...LIVE_LOWER_RUNGS.map((x) => x.name)]) await mkdir(path.join(dir, r));
       await storage.putBuffer(`${prefix}/master.m3u8`, Buffer.from(liveMasterPlaylist(LIVE_LOWER_RUNGS)), 'application/vnd.apple.mpegurl');
+      // Low latency: shorter segments (and the lower rungs' keyframes with them), so the playlist's
+      // target and the player's distance to the live edge shrink too (ADR 024, "Latency").
+      const segmentSeconds = live.latencyMode === 'low' ? LOW_LATENCY_SEGMENT_SECONDS : (this.opts.segmentSeconds ?? 2);
       const job = planLiveJob({
         inputUrl: 'pipe:0',
         outDir: dir,
-        segmentSeconds: this.opts.segmentSeconds ?? 2,
-        listSize: this.opts.listSize ?? 60,
+        segmentSeconds,
+        listSize: this.opts.listSize ?? Math.ceil(DVR_WINDOW_SECONDS / segmentSeconds),
         rungs: LIVE_LOWER_RUNGS,
         recordingPath: recording,
         threads: this.opts.threads,
       });
-      mirror.start(250);
+      // A segment waits up to one pass before viewers can have it: a tenth of a segment.
+      mirror.start(segmentSeconds * 100);
       await media.engine
         .run(job, { input: conn.flv, stallSeconds: this.opts.idleSeconds ?? 10, timeoutSeconds: maxSeconds + 60 })
         .catch((err: unknown) => {

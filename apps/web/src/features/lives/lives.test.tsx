@@ -120,7 +120,7 @@ describe('live watch page', () => {
 });
 
 describe('my lives', () => {
-  it('creates a live and shows the server URL and the key once', async () => {
+  it('creates a low-latency live and shows the server URL and the key once', async () => {
     session.setAccessToken('T');
     const calls = fakeApi((url, init) => {
       if (url.pathname === '/api/v1/users/me') return { data: { user: { _id: 'u1', userName: 'ada', fullName: 'Ada', email: 'ada@x.io', avatar: null, coverImage: null, role: 'user' } } };
@@ -136,11 +136,12 @@ describe('my lives', () => {
     await userEvent.type(within(form).getByLabelText('Title'), 'Launch');
     await userEvent.selectOptions(within(form).getByLabelText('Who can watch'), 'unlisted');
     await userEvent.click(within(form).getByRole('checkbox', { name: 'Permanent: the same key for every session' }));
+    await userEvent.click(within(form).getByRole('checkbox', { name: /^Low latency/ }));
     await userEvent.click(within(form).getByRole('button', { name: 'Create a live' }));
     const panel = await screen.findByRole('region', { name: 'Your stream settings' });
     expect(within(panel).getByLabelText('Server')).toHaveValue('rtmp://glimpse.test:1935/live');
     expect(within(panel).getByLabelText('Stream key')).toHaveValue(`${ID}.secret`);
-    expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ title: 'Launch', description: '', privacy: 'unlisted', permanent: true, saveReplay: true });
+    expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ title: 'Launch', description: '', privacy: 'unlisted', permanent: true, saveReplay: true, latencyMode: 'low' });
   });
 
   it('asks a visitor to sign in', async () => {

@@ -727,6 +727,7 @@ export const en = {
   'live.fieldPrivacy': "Who can watch",
   'live.fieldPermanent': "Permanent: the same key for every session",
   'live.fieldSaveReplay': "Save the replay as a private video",
+  'live.fieldLowLatency': "Low latency: about 2 s behind the camera instead of 3 (set the encoder's keyframe interval to 1 s)",
   'live.public': "Public",
   'live.unlisted': "Unlisted (anyone with the link)",
   'live.private': "Private (only me)",

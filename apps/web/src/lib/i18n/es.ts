@@ -726,6 +726,7 @@ const es: Messages = {
   'live.fieldPrivacy': "Quién puede verlo",
   'live.fieldPermanent': "Permanente: la misma clave en cada sesión",
   'live.fieldSaveReplay': "Guardar la repetición como vídeo privado",
+  'live.fieldLowLatency': "Baja latencia: unos 2 s de retraso respecto a la cámara en lugar de 3 (ajusta el intervalo de fotogramas clave del codificador a 1 s)",
   'live.public': "Público",
   'live.unlisted': "No listado (cualquiera con el enlace)",
   'live.private': "Privado (solo yo)",

@@ -726,6 +726,7 @@ const fr: Messages = {
   'live.fieldPrivacy': "Qui peut regarder",
   'live.fieldPermanent': "Permanent : la même clé pour chaque session",
   'live.fieldSaveReplay': "Enregistrer la rediffusion en vidéo privée",
+  'live.fieldLowLatency': "Faible latence : environ 2 s de retard sur la caméra au lieu de 3 (réglez l'intervalle d'images clés de l'encodeur sur 1 s)",
   'live.public': "Public",
   'live.unlisted': "Non répertorié (toute personne ayant le lien)",
   'live.private': "Privé (moi seulement)",

@@ -1,6 +1,8 @@
+import type { Live } from '@glimpse/contract';
 import { useEffect, useRef, useState } from 'react';
 import { Button } from '@/components/ui/button.tsx';
 import { t } from '@/lib/i18n/i18n.ts';
+import { liveHlsConfig } from '../live-latency.ts';
 
 /** How far behind the live edge "jump to live" lands, in seconds (a segment and a half). */
 const EDGE_MARGIN = 3;
@@ -14,7 +16,7 @@ interface HlsLike {
  * A live's HLS: hls.js (lazy-loaded) where Media Source Extensions exist, else the browser's own
  * player. The native controls seek inside the live window (DVR); "Jump to live" goes back to the edge.
  */
-export function LivePlayer({ src, title }: { src: string; title: string }) {
+export function LivePlayer({ src, title, latencyMode }: { src: string; title: string; latencyMode: Live['latencyMode'] }) {
   const video = useRef<HTMLVideoElement>(null);
   const hls = useRef<HlsLike | null>(null);
   const [behind, setBehind] = useState(false);
@@ -29,7 +31,7 @@ export function LivePlayer({ src, title }: { src: string; title: string }) {
         media.src = src;
         return;
       }
-      const player = new Hls({ lowLatencyMode: false });
+      const player = new Hls(liveHlsConfig[latencyMode]);
       hls.current = player;
       player.loadSource(src);
       player.attachMedia(media);
@@ -46,7 +48,7 @@ export function LivePlayer({ src, title }: { src: string; title: string }) {
       hls.current = null;
       media.removeAttribute('src');
     };
-  }, [src]);
+  }, [src, latencyMode]);
 
   const jumpToLive = () => {
     const media = video.current;

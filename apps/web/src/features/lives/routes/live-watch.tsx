@@ -27,7 +27,7 @@ export function LiveWatch({ chat }: { chat?: (live: { liveId: string; ownerId: s
   return (
     <article className="mx-auto flex w-full max-w-5xl flex-col gap-4 p-4" aria-label={l.title}>
       {l.state === 'live' && l.hlsUrl ? (
-        <LivePlayer src={l.hlsUrl} title={l.title} />
+        <LivePlayer src={l.hlsUrl} title={l.title} latencyMode={l.latencyMode} />
       ) : (
         <section className="flex aspect-video w-full flex-col items-center justify-center gap-3 rounded-xl bg-surface-subtle p-6 text-center" aria-live="polite">
           {l.state === 'waiting' ? (

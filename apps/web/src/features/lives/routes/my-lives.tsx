@@ -40,11 +40,12 @@ function CreateLiveForm({ onCreated }: { onCreated: (c: LiveWithKey) => void }) 
   const [privacy, setPrivacy] = useState<(typeof livePrivacies)[number]>('public');
   const [permanent, setPermanent] = useState(false);
   const [saveReplay, setSaveReplay] = useState(true);
+  const [lowLatency, setLowLatency] = useState(false);
   const privacyId = useId();
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     try {
-      const res = await create.mutateAsync({ title, description, privacy, permanent, saveReplay });
+      const res = await create.mutateAsync({ title, description, privacy, permanent, saveReplay, latencyMode: lowLatency ? 'low' : 'normal' });
       toast.success(res.message);
       onCreated(res.data);
       setTitle('');
@@ -74,6 +75,10 @@ function CreateLiveForm({ onCreated }: { onCreated: (c: LiveWithKey) => void }) 
       <label className="flex items-center gap-3 text-sm">
         <input type="checkbox" className="size-4" checked={saveReplay} onChange={(e) => setSaveReplay(e.target.checked)} />
         {t('live.fieldSaveReplay')}
+      </label>
+      <label className="flex items-center gap-3 text-sm">
+        <input type="checkbox" className="size-4" checked={lowLatency} onChange={(e) => setLowLatency(e.target.checked)} />
+        {t('live.fieldLowLatency')}
       </label>
       <Button type="submit" className="self-start" loading={create.isPending}>
         {t('live.create')}
