@@ -16,7 +16,7 @@
  */
 import http from 'node:http';
 import path from 'node:path';
-import { Uploadx } from '@uploadx/core';
+import { Uploadx, type ExpirationOptions } from '@uploadx/core';
 
 const [port, folder] = process.argv.slice(2);
 const ROUTE = '/api/v1/videos/upload-resumable';
@@ -24,7 +24,8 @@ const USER_ID = '1';
 
 const uploadx = new Uploadx({
   directory: folder!,
-  expiration: { maxAge: undefined, rolling: true },
+  // PeerTube's object as it passes it (maxAge undefined: no expiry); the package's types ask for a maxAge.
+  expiration: { maxAge: undefined, rolling: true } as unknown as ExpirationOptions,
   maxMetadataSize: '10MB',
   userIdentifier: () => USER_ID,
   filename: (file) => `${file.userId}-${file.id}${path.extname(String(file.metadata.filename ?? ''))}`,
