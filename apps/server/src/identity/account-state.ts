@@ -23,3 +23,13 @@ export function accountRefusal(a: Pick<AccountAccess, 'state' | 'stateReason' | 
   const until = a.suspendedUntil ? ` until ${a.suspendedUntil.toISOString().slice(0, 10)}` : '';
   return new ApiError(403, `${messages.accountSuspended}${until}${a.stateReason ? `: ${a.stateReason}` : ''}`);
 }
+
+/**
+ * Why a route that reads the account itself (in its own statement, ADR 025) refuses a token: what
+ * the viewer plugin would have set as `rejectedToken`. `actingAs` (viewer.ts) answers it as a 401.
+ */
+export class AccountRefused extends Error {
+  constructor(readonly reason: 'invalid' | 'suspended' | 'revoked') {
+    super(`account refused: ${reason}`);
+  }
+}

@@ -3,8 +3,8 @@ import type { FastifyRequest } from 'fastify';
 import { forbidden, loginRequired } from '../lib/errors.ts';
 import { can, type Action } from '../lib/permissions.ts';
 import type { Db } from '../db/client.ts';
-import type { AccessTokens, Viewer } from './access-token.ts';
-import { isActive } from './account-state.ts';
+import type { AccessTokens, TokenSubject, Viewer } from './access-token.ts';
+import { AccountRefused, isActive } from './account-state.ts';
 import { AccountAccessRepository } from './account-access.repository.ts';
 
 /** Why a logged-in account without the role is refused a staff call. */
@@ -16,6 +16,20 @@ declare module 'fastify' {
     viewer: Viewer | null;
     /** Why a sent access token named no viewer (null when none was sent or it was good). */
     rejectedToken: 'expired' | 'invalid' | 'suspended' | 'revoked' | null;
+    /**
+     * On a route with `config.deferAccountCheck`: a good token's subject whose account was not read
+     * (the route's own statement reads it, through `actingAs`); null otherwise.
+     */
+    uncheckedSubject: TokenSubject | null;
+    /** Reads the account of `uncheckedSubject` now, as the plugin does for other routes (sets viewer or rejectedToken). */
+    checkAccount(): Promise<void>;
+  }
+  interface FastifyContextConfig {
+    /**
+     * The route reads the account itself, in the statement it makes anyway (ADR 025: one round trip
+     * per upload chunk instead of two); its handler must go through `actingAs`.
+     */
+    deferAccountCheck?: boolean;
   }
 }
 
@@ -32,8 +46,22 @@ declare module 'fastify' {
  */
 export const viewerPlugin = fp<{ tokens: AccessTokens; db: Db }>(async (app, { tokens, db }) => {
   const accounts = new AccountAccessRepository(db);
+  const readAccount = async (request: FastifyRequest, { id, sessionId }: TokenSubject) => {
+    const account = await accounts.findAccess(id, sessionId);
+    if (!account) request.rejectedToken = 'invalid';
+    else if (!isActive(account)) request.rejectedToken = 'suspended';
+    else if (!account.sessionLive) request.rejectedToken = 'revoked';
+    else request.viewer = { id, userName: account.userName, role: account.role, ...(sessionId ? { sessionId } : {}) };
+  };
   app.decorateRequest('viewer', null);
   app.decorateRequest('rejectedToken', null);
+  app.decorateRequest('uncheckedSubject', null);
+  app.decorateRequest('checkAccount', async function (this: FastifyRequest) {
+    const subject = this.uncheckedSubject;
+    if (!subject) return;
+    this.uncheckedSubject = null;
+    await readAccount(this, subject);
+  });
   app.addHook('onRequest', async (request) => {
     const header = request.headers.authorization;
     if (!header) return;
@@ -43,12 +71,8 @@ export const viewerPlugin = fp<{ tokens: AccessTokens; db: Db }>(async (app, { t
       request.rejectedToken = result.reason;
       return;
     }
-    const { id, sessionId } = result.subject;
-    const account = await accounts.findAccess(id, sessionId);
-    if (!account) request.rejectedToken = 'invalid';
-    else if (!isActive(account)) request.rejectedToken = 'suspended';
-    else if (!account.sessionLive) request.rejectedToken = 'revoked';
-    else request.viewer = { id, userName: account.userName, role: account.role, ...(sessionId ? { sessionId } : {}) };
+    if (request.routeOptions.config.deferAccountCheck) request.uncheckedSubject = result.subject;
+    else await readAccount(request, result.subject);
   });
 });
 
@@ -56,6 +80,30 @@ export const viewerPlugin = fp<{ tokens: AccessTokens; db: Db }>(async (app, { t
 export function requireViewer(request: FastifyRequest, message = 'Unauthorized request'): Viewer {
   if (!request.viewer) throw loginRequired(message);
   return request.viewer;
+}
+
+/**
+ * The handler of a `deferAccountCheck` route: runs `act` as the token's subject, whose account `act`
+ * must check in its own statement, throwing AccountRefused for what the plugin's read would refuse
+ * (the same 401 then). Any other failure while the account was unread is answered as if it had been
+ * read first: the account is read then (a round trip on failures only), and a refused one gets its
+ * 401, not the failure's answer. Without a good token (or once read), as `requireViewer`.
+ */
+export async function actingAs<T>(request: FastifyRequest, message: string, act: (subject: TokenSubject) => Promise<T>): Promise<T> {
+  const subject = request.uncheckedSubject;
+  if (!subject) return act(requireViewer(request, message));
+  try {
+    return await act(subject);
+  } catch (err) {
+    if (err instanceof AccountRefused) {
+      request.uncheckedSubject = null;
+      request.rejectedToken = err.reason;
+      throw loginRequired(message);
+    }
+    await request.checkAccount();
+    requireViewer(request, message);
+    throw err;
+  }
 }
 
 /**

@@ -7,9 +7,10 @@ export interface SessionRow {
   total_chunks: number;
 }
 
-/** A chunk's admission (the migration 1010 function): 'ok' recorded it; anything else changed nothing. */
+/** A chunk's admission (the migration 1060 function): 'ok' recorded it; anything else changed nothing. */
 export type Admission =
   | { outcome: 'ok'; received: number[]; receivedBytes: number; created: boolean; replacedKey: string | null }
+  | { outcome: 'no_account' | 'suspended' | 'revoked' }
   | { outcome: 'finalizing' }
   | { outcome: 'total_mismatch'; totalChunks: number }
   | { outcome: 'numbering'; received: number[] }
@@ -19,6 +20,8 @@ export type Admission =
 
 export interface ChunkRecord {
   userId: string;
+  /** The login session (token `sid`) the chunk is sent under: admitted only while it lives. */
+  sessionId: string | null;
   uniqueId: string;
   totalChunks: number;
   chunkNumber: number;
@@ -41,8 +44,9 @@ export class UploadsRepository {
   }
 
   /**
-   * Checks the bounds and records the chunk in one statement (one round trip per chunk), one
-   * chunk of an account at a time (the function takes the account's row lock before reading).
+   * Checks the account (state, and that the token's session lives: what the viewer plugin reads on
+   * other routes), then the bounds, and records the chunk in one statement (one round trip per
+   * chunk), one chunk of an account at a time (the function takes the account's row lock before reading).
    * Its commit does not wait for the WAL's flush to disk (`synchronous_commit` off for this
    * statement's transaction, ADR 025): the flush was most of the time an account's row lock was
    * held, so parallel chunks of one upload queued behind it. A database crash may forget the last
@@ -62,13 +66,16 @@ export class UploadsRepository {
     }>(
       this.db,
       sql`SELECT a.* FROM upload_admit_chunk(${c.userId}, ${c.uniqueId}, ${c.totalChunks}, ${c.chunkNumber}, ${c.size}, ${c.objectKey},
-            ${bounds.sessionBytes}, ${bounds.heldBytes}, ${bounds.openSessions}) AS a, set_config('synchronous_commit', 'off', true)`,
+            ${bounds.sessionBytes}, ${bounds.heldBytes}, ${bounds.openSessions}, ${c.sessionId}::uuid) AS a, set_config('synchronous_commit', 'off', true)`,
     );
     const r = row!;
     switch (r.outcome) {
       case 'ok':
         return { outcome: 'ok', received: r.received ?? [], receivedBytes: r.received_bytes ?? 0, created: r.created, replacedKey: r.replaced_key };
       case 'finalizing':
+      case 'no_account':
+      case 'suspended':
+      case 'revoked':
         return { outcome: r.outcome };
       case 'total_mismatch':
         return { outcome: r.outcome, totalChunks: r.total_chunks };

@@ -5,7 +5,7 @@ import type { ModuleOptions } from '../../context.ts';
 import { readMultipart } from '../../lib/multipart.ts';
 import { rateLimited } from '../../lib/rate-limit.ts';
 import { ok } from '../../lib/reply.ts';
-import { requireViewer } from '../../identity/viewer.ts';
+import { actingAs, requireViewer } from '../../identity/viewer.ts';
 import { UploadsService } from './uploads.service.ts';
 
 export const uploadsRoutes: FastifyPluginAsyncZod<ModuleOptions> = async (app, { ctx }) => {
@@ -14,17 +14,25 @@ export const uploadsRoutes: FastifyPluginAsyncZod<ModuleOptions> = async (app, {
 
   app.post(
     '/videos',
-    { schema: { tags: ['uploads'], querystring: uploadQuery, security: [{ bearer: [] }] }, config: rateLimited(ctx.config, 'upload') },
+    {
+      schema: { tags: ['uploads'], querystring: uploadQuery, security: [{ bearer: [] }] },
+      // The chunk's admission reads the account (one round trip per chunk, ADR 025).
+      config: { ...rateLimited(ctx.config, 'upload'), deferAccountCheck: true },
+    },
     async (request, reply) => {
-      const viewer = requireViewer(request, videoMessages.loginToUpload);
-      const result = await service.receive(viewer.id, request.query, (sink) =>
-        readMultipart(request, tmpDir, {
-          video: { limitMb: CHUNK_BYTES / (1024 * 1024), sink },
-          image: { limitMb: ctx.config.limits.thumbnailMb },
-        }),
-      );
-      if ('status' in result) return ok(reply, result.status, 'Chunk received');
-      return ok(reply, { video: await service.video(result.videoId, viewer.id) }, videoMessages.uploaded, 201);
+      const q = request.query;
+      // A possible last chunk (probe, thumbnail, the video) reads the account first, as other routes do.
+      if (q.chunkNumber >= q.totalChunks - 1) await request.checkAccount();
+      return actingAs(request, videoMessages.loginToUpload, async (uploader) => {
+        const result = await service.receive(uploader, q, (sink) =>
+          readMultipart(request, tmpDir, {
+            video: { limitMb: CHUNK_BYTES / (1024 * 1024), sink },
+            image: { limitMb: ctx.config.limits.thumbnailMb },
+          }),
+        );
+        if ('status' in result) return ok(reply, result.status, 'Chunk received');
+        return ok(reply, { video: await service.video(result.videoId, uploader.id) }, videoMessages.uploaded, 201);
+      });
     },
   );
 

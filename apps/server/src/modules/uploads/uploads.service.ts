@@ -15,6 +15,8 @@ import {
 import { checkTopLevelBoxes, isMp4Family, NOT_A_VIDEO, ProbeError, type ProbeResult } from '@glimpse/media';
 import type { AppContext } from '../../context.ts';
 import type { ProbeAhead } from '../../media/media-service.ts';
+import { AccountRefused } from '../../identity/account-state.ts';
+import type { TokenSubject } from '../../identity/access-token.ts';
 import { ApiError, badRequest, conflict, notFound, tooLarge, tooMany } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import type { EncodedImage } from '../../lib/images.ts';
@@ -92,13 +94,15 @@ export class UploadsService {
   /**
    * Stores one chunk, streamed by `read` straight into the storage under a fresh key; on the
    * flagged last chunk, assembles, probes and creates the video. A request that fails before its
-   * chunk is recorded leaves no object behind.
+   * chunk is recorded leaves no object behind. The uploader's account is checked by the chunk's
+   * admission (AccountRefused), so the route need not read it first (ADR 025).
    */
   async receive(
-    userId: string,
+    uploader: Pick<TokenSubject, 'id' | 'sessionId'>,
     q: UploadQuery,
     read: (sink: (body: Readable) => Promise<void>) => Promise<MultipartResult>,
   ): Promise<{ status: UploadStatus } | { videoId: string }> {
+    const userId = uploader.id;
     await this.ctx.media.assertUsable();
     const limitBytes = this.ctx.config.limits.videoMb * MB;
     if (q.chunkNumber > q.totalChunks) throw badRequest('chunkNumber must be from 0 to totalChunks-1, or from 1 to totalChunks');
@@ -127,7 +131,7 @@ export class UploadsService {
       const image = isLast ? form.files.image : undefined;
       const thumbnail = image ? await prepareThumbnail(image.path) : undefined;
 
-      const admitted = await this.admit(userId, q, key, chunk.size);
+      const admitted = await this.admit(uploader, q, key, chunk.size);
       recorded = true;
       // A retried chunk's earlier object is no longer named by any row.
       if (admitted.replacedKey) await this.ctx.storage.delete(admitted.replacedKey);
@@ -147,15 +151,20 @@ export class UploadsService {
   }
 
   /** Records the chunk within its bounds (ADR 005, one statement: ADR 018), or throws why it cannot be. */
-  private async admit(userId: string, q: UploadQuery, key: string, size: number) {
+  private async admit({ id: userId, sessionId }: Pick<TokenSubject, 'id' | 'sessionId'>, q: UploadQuery, key: string, size: number) {
     const { limits, uploadSessionTtlHours } = this.ctx.config;
     const wait = `Finish one, or wait until it expires ${uploadSessionTtlHours} hours after its last chunk`;
-    const record = { userId, uniqueId: q.uniqueId, totalChunks: q.totalChunks, chunkNumber: q.chunkNumber, size, objectKey: key };
+    const record = { userId, sessionId: sessionId ?? null, uniqueId: q.uniqueId, totalChunks: q.totalChunks, chunkNumber: q.chunkNumber, size, objectKey: key };
     const bounds = { sessionBytes: limits.videoMb * MB, heldBytes: limits.uploadsHeldMb * MB, openSessions: limits.openUploads };
     const admitted = await this.sessions.admit(record, bounds);
     switch (admitted.outcome) {
       case 'ok':
         break;
+      case 'no_account':
+        throw new AccountRefused('invalid');
+      case 'suspended':
+      case 'revoked':
+        throw new AccountRefused(admitted.outcome);
       case 'finalizing':
         throw conflict(ALREADY_FINISHING);
       case 'total_mismatch':

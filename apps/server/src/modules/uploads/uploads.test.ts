@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { messages } from '@glimpse/contract';
 import { NOT_A_VIDEO } from '@glimpse/media';
 import { queryRows } from '../../db/client.ts';
 import { createWorker } from '../../worker.ts';
@@ -22,6 +23,7 @@ import {
   memoryLog,
   postChunk,
   testMedia,
+  TEST_PASSWORD,
   TINY_PNG,
   type TestContext,
 } from '../../../test/harness.ts';
@@ -483,6 +485,56 @@ describe('per-account bounds on unfinished uploads', () => {
     );
     expect(answers.map((r) => r.statusCode).sort()).toEqual([200, 200, 429, 429, 429]);
     expect((await held(user.id)).sessions).toBe(2);
+  });
+});
+
+describe('POST /videos: the account is read by the chunk\'s admission (ADR 025)', () => {
+  const sessionsOf = async (userId: string) =>
+    (await queryRows<{ unique_id: string; chunks: number }>(
+      t.ctx.db,
+      sql`SELECT s.unique_id, (SELECT count(*)::int FROM upload_chunks c WHERE c.user_id = s.user_id AND c.unique_id = s.unique_id) AS chunks
+          FROM upload_sessions s WHERE s.user_id = ${userId}`,
+    )).map((r) => [r.unique_id, r.chunks]);
+
+  it('refuses a suspended account every chunk with the 401 other routes give, recording and keeping nothing', async () => {
+    const user = await createUser(t.ctx, { state: 'suspended', stateReason: 'Spam' });
+    const auth = await bearer(t.ctx, user);
+    // A middle chunk (account read in the admission), an empty one (refused before it), a possible last one (read first).
+    for (const [chunkNumber, chunk] of [[0, clip.subarray(0, 100)], [1, Buffer.alloc(0)], [2, clip.subarray(0, 100)]] as const) {
+      expectApiError(await postChunk(t.app, auth, { uniqueId: 'sus', chunkNumber, totalChunks: 3 }, chunk), 401, messages.accountSuspended);
+    }
+    expect(await sessionsOf(user.id)).toEqual([]);
+    // The refused middle chunk's object was written, then removed.
+    expect(existsSync(uploadDir(user.id, 'sus')) ? await readdir(uploadDir(user.id, 'sus')) : []).toEqual([]);
+    // A suspension whose end has passed is over: the chunk is admitted.
+    const past = await createUser(t.ctx, { state: 'suspended', suspendedUntil: new Date(Date.now() - 60_000) });
+    expect((await postChunk(t.app, await bearer(t.ctx, past), { uniqueId: 'back', chunkNumber: 0, totalChunks: 3 }, clip.subarray(0, 100))).statusCode).toBe(200);
+    expect(await sessionsOf(past.id)).toEqual([['back', 1]]);
+  });
+
+  it('refuses the next chunk once the account is suspended or removed mid-upload, keeping what was admitted', async () => {
+    const user = await createUser(t.ctx);
+    const auth = await bearer(t.ctx, user);
+    expect((await postChunk(t.app, auth, { uniqueId: 'mid', chunkNumber: 0, totalChunks: 3 }, clip.subarray(0, 100))).statusCode).toBe(200);
+    await t.ctx.db.execute(sql`UPDATE users SET state = 'suspended' WHERE id = ${user.id}`);
+    expectApiError(await postChunk(t.app, auth, { uniqueId: 'mid', chunkNumber: 1, totalChunks: 3 }, clip.subarray(0, 100)), 401, messages.accountSuspended);
+    expect(await sessionsOf(user.id)).toEqual([['mid', 1]]);
+    // A token of an account that is gone names nobody.
+    const gone = await bearer(t.ctx, { id: '00000000-0000-4000-8000-000000000000', userName: 'gone' });
+    expectApiError(await postChunk(t.app, gone, { uniqueId: 'gone', chunkNumber: 0, totalChunks: 3 }, clip.subarray(0, 100)), 401, 'Please login to upload a video');
+  });
+
+  it("refuses a token whose login session ended (logout), at its next chunk, with the session's 401", async () => {
+    const user = await createUser(t.ctx);
+    const login = await t.app.inject({ method: 'POST', url: '/api/v1/auths/login', payload: { email: user.email, password: TEST_PASSWORD } });
+    expect(login.statusCode).toBe(200);
+    const auth = { authorization: `Bearer ${login.json().data.accessToken as string}` };
+    expect((await postChunk(t.app, auth, { uniqueId: 'sid', chunkNumber: 0, totalChunks: 3 }, clip.subarray(0, 100))).statusCode).toBe(200);
+    await t.ctx.db.execute(sql`UPDATE sessions SET revoked_at = now() WHERE user_id = ${user.id}`);
+    expectApiError(await postChunk(t.app, auth, { uniqueId: 'sid', chunkNumber: 1, totalChunks: 3 }, clip.subarray(0, 100)), 401, messages.sessionEnded);
+    expectApiError(await postChunk(t.app, auth, { uniqueId: 'sid', chunkNumber: 2, totalChunks: 3 }, clip.subarray(0, 100)), 401, messages.sessionEnded);
+    expect(await sessionsOf(user.id)).toEqual([['sid', 1]]);
+    expect(await readdir(uploadDir(user.id, 'sid'))).toHaveLength(1);
   });
 });
 
