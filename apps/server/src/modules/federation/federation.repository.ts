@@ -1,7 +1,9 @@
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import { queryRows, type Executor } from '../../db/client.ts';
 import {
+  channelRemoteBlocks,
   federatedComments,
+  federationFlags,
   federatedVideos,
   federationAllowedHosts,
   federationBlocks,
@@ -525,5 +527,55 @@ export class FederationRepository {
       )
       .orderBy(federatedComments.publishedAt, federatedComments.id)
       .limit(500);
+  }
+
+  // --- moderation across servers --------------------------------------------------------------
+
+  async channelBlocksActor(channelId: string, actorId: string): Promise<boolean> {
+    const rows = await this.db
+      .select({ one: sql`1` })
+      .from(channelRemoteBlocks)
+      .where(and(eq(channelRemoteBlocks.channelId, channelId), eq(channelRemoteBlocks.actorId, actorId)))
+      .limit(1);
+    return rows.length > 0;
+  }
+
+  async addChannelBlock(channelId: string, actorId: string): Promise<void> {
+    await this.db.insert(channelRemoteBlocks).values({ channelId, actorId }).onConflictDoNothing();
+  }
+
+  async removeChannelBlock(channelId: string, actorId: string): Promise<boolean> {
+    const rows = await this.db
+      .delete(channelRemoteBlocks)
+      .where(and(eq(channelRemoteBlocks.channelId, channelId), eq(channelRemoteBlocks.actorId, actorId)))
+      .returning({ actorId: channelRemoteBlocks.actorId });
+    return rows.length > 0;
+  }
+
+  /** A channel's blocked remote accounts, newest first (at most 500: a list to read, not to page). */
+  channelBlocks(channelId: string) {
+    return this.db
+      .select({ actor: remoteActors, blockedAt: channelRemoteBlocks.createdAt })
+      .from(channelRemoteBlocks)
+      .innerJoin(remoteActors, eq(remoteActors.id, channelRemoteBlocks.actorId))
+      .where(eq(channelRemoteBlocks.channelId, channelId))
+      .orderBy(desc(channelRemoteBlocks.createdAt))
+      .limit(500);
+  }
+
+  /** False when the user already forwarded a report on this object. */
+  async insertFlag(userId: string, objectUri: string): Promise<boolean> {
+    const rows = await this.db.insert(federationFlags).values({ userId, objectUri }).onConflictDoNothing().returning({ userId: federationFlags.userId });
+    return rows.length > 0;
+  }
+
+  /** Whether we have a tie with the host: one of its actors follows a channel here, or is followed from here. */
+  async hostKnown(host: string): Promise<boolean> {
+    const [row] = await queryRows<{ known: boolean }>(
+      this.db,
+      sql`SELECT EXISTS (SELECT 1 FROM remote_followers f JOIN remote_actors a ON a.id = f.actor_id WHERE a.host = ${host})
+              OR EXISTS (SELECT 1 FROM remote_follows f JOIN remote_actors a ON a.id = f.actor_id WHERE a.host = ${host}) AS known`,
+    );
+    return row!.known;
   }
 }

@@ -20,7 +20,7 @@ import {
 } from './documents.ts';
 import { FederationRepository, type LocalChannel, type RemoteActorRow } from './federation.repository.ts';
 import { signRequest } from './http-signature.ts';
-import { httpUrl, parseRemoteActor } from './incoming.ts';
+import { httpUrl, parseHandle, parseRemoteActor } from './incoming.ts';
 import { RemoteFetchError, safeFetch } from './safe-fetch.ts';
 
 const OUTBOX_ITEMS = 20;
@@ -191,7 +191,7 @@ export class FederationService {
   async resolveHandle(handle: string): Promise<RemoteActorRow> {
     const text = handle.trim();
     if (/^https?:\/\//i.test(text)) return this.resolveActor(text);
-    const parsed = this.parseHandle(text);
+    const parsed = parseHandle(text);
     if (!parsed) throw badRequest(m.badHandle);
     const { name, host } = parsed;
     if (host === this.urls.host.toLowerCase()) throw badRequest(m.local);
@@ -207,11 +207,6 @@ export class FederationService {
     if (actor.host.toLowerCase() !== host) throw notFound(m.notFound);
     if (await this.repo.isBlocked(actor.host, actor.uri)) throw forbidden(m.blocked);
     return actor;
-  }
-
-  private parseHandle(text: string): { name: string; host: string } | null {
-    const match = /^@?([A-Za-z0-9\-_.:]{1,100})@([A-Za-z0-9.-]{1,253}(?::\d{1,5})?)$/.exec(text.trim());
-    return match ? { name: match[1]!, host: match[2]!.toLowerCase() } : null;
   }
 
   private async guard<T>(work: () => Promise<T>): Promise<T> {
@@ -320,7 +315,7 @@ export class FederationService {
       url.hash = '';
       block = { target: url.toString(), kind: 'actor' };
     } else if (text.includes('@')) {
-      const handle = this.parseHandle(text);
+      const handle = parseHandle(text);
       if (!handle) throw badRequest(m.badBlockTarget);
       const actor = await this.repo.remoteActorByHandle(handle.name, handle.host);
       if (!actor) throw notFound(m.unknownAccount);

@@ -4,7 +4,9 @@ import { ApiError } from '../../lib/errors.ts';
 import { newId, isUuid } from '../../lib/ids.ts';
 import { enqueueDeliveries, newActivityId } from './delivery.ts';
 import { activity, FederationUrls } from './documents.ts';
+import { ModerationRepository } from '../moderation/moderation.repository.ts';
 import { FederatedComments } from './federated-comments.ts';
+import { FederatedModeration } from './federated-moderation.ts';
 import { FederationRepository, type RemoteActorRow } from './federation.repository.ts';
 import type { FederationService } from './federation.service.ts';
 import { parseSignatureHeader, verifyRequest } from './http-signature.ts';
@@ -46,6 +48,7 @@ export class InboxService {
   private readonly urls: FederationUrls;
   private readonly repo: FederationRepository;
   private readonly comments: FederatedComments;
+  private readonly moderation: FederatedModeration;
 
   constructor(
     private readonly ctx: AppContext,
@@ -54,6 +57,7 @@ export class InboxService {
     this.urls = new FederationUrls(ctx.config.publicUrl);
     this.repo = new FederationRepository(ctx.db);
     this.comments = new FederatedComments(ctx);
+    this.moderation = new FederatedModeration(ctx);
   }
 
   /** Who signed the request: the stored actor of the key (unless `refetch`), else the actor fetched from the key's address. */
@@ -192,6 +196,8 @@ export class InboxService {
         if (await repo.deleteRemoteVideo(target.toString(), actor.host)) return 'deleted';
         return (await repo.deleteCommentByUri(target.toString(), actor.id)) ? 'deleted' : 'ignored';
       }
+      case 'Flag':
+        return this.moderation.receiveFlag(repo, new ModerationRepository(tx), actor, act);
       default:
         return 'ignored';
     }

@@ -181,6 +181,40 @@ describe('two instances', () => {
     expect(await feedOfBob()).toHaveLength(0);
   });
 
+  it("A's channel block keeps B's account's comments out; B's report reaches A's moderation queue as a Flag", async () => {
+    const hostB = new URL(b.base).host;
+    const aliceAuth = await bearer(a.ctx, alice);
+    const bobAuth = await bearer(b.ctx, bob);
+    const video = await createVideo(a.ctx, alice, { privacy: 'private', title: 'Moderated' });
+    await a.app.inject({ method: 'PATCH', url: `/api/v1/videos/${video.id}/publish`, headers: aliceAuth, payload: { isPublished: true } });
+    await drain(a);
+    const remote = (await feedOfBob()).find((v) => v.title === 'Moderated')!;
+
+    // Alice blocks Bob (known on A from his earlier comment): his next comment is not kept.
+    const block = await a.app.inject({ method: 'POST', url: '/api/v1/federation/channel-blocks', headers: aliceAuth, payload: { handle: `@bob@${hostB}` } });
+    expect(block.statusCode).toBe(201);
+    expect(block.json().data).toMatchObject({ handle: `@bob@${hostB}` });
+    await b.app.inject({ method: 'POST', url: `/api/v1/federation/videos/${remote._id}/comments`, headers: bobAuth, payload: { content: 'Still here' } });
+    await drain(b);
+    const thread = await a.app.inject({ method: 'GET', url: `/api/v1/federation/comments?video=${video.id}`, headers: aliceAuth });
+    expect(thread.json().data.comments).toEqual([]);
+    const unblock = (actorId: string) => a.app.inject({ method: 'DELETE', url: `/api/v1/federation/channel-blocks/${actorId}`, headers: aliceAuth });
+    expect((await unblock(block.json().data.actorId)).statusCode).toBe(200);
+    expect((await unblock(block.json().data.actorId)).statusCode).toBe(404);
+
+    // Bob reports the video on B: a Flag from B's instance actor lands in A's queue, once.
+    const report = () =>
+      b.app.inject({ method: 'POST', url: '/api/v1/federation/reports', headers: bobAuth, payload: { targetKind: 'video', targetId: remote._id, reason: 'spam', text: 'Buy now' } });
+    expect((await report()).statusCode).toBe(201);
+    expect((await report()).statusCode).toBe(409);
+    await drain(b);
+    const moderator = await createUser(a.ctx, { role: 'moderator' });
+    const queue = await a.app.inject({ method: 'GET', url: '/api/v1/moderation/reports?kind=video', headers: await bearer(a.ctx, moderator) });
+    const item = queue.json().data.data.find((i: { targetId: string }) => i.targetId === video.id);
+    expect(item).toMatchObject({ reportCount: 1 });
+    expect(item.reports[0]).toMatchObject({ reason: 'spam', text: 'Spam: Buy now', reporter: { userName: `${hostB.replace(/[^A-Za-z0-9\-_.]/g, '_')}@${hostB}` } });
+  });
+
   describe("B's inbox refuses, storing nothing", () => {
     const urlsA = () => new FederationUrls(a.base);
     const inboxB = () => new URL(`${b.base}/ap/inbox`);
