@@ -21,6 +21,8 @@ export type DomainEvent =
   | { kind: 'videoChanged'; actorId: string; videoId: string }
   | { kind: 'commentPublished'; actorId: string; commentId: string }
   | { kind: 'tweetPublished'; actorId: string; tweetId: string }
+  /** A tweet was edited or deleted (federation sends Update or Delete of its Note); actorId is its owner. */
+  | { kind: 'tweetChanged'; actorId: string; tweetId: string }
   | { kind: 'subscribed'; actorId: string; channelId: string }
   | { kind: 'liveStarted'; actorId: string; liveId: string; sessionId: string }
   | { kind: 'videoProcessed'; actorId: null; videoId: string; outcome: 'ready' | 'failed'; reason?: string }

@@ -293,5 +293,22 @@ describe('tweets', () => {
       content: '<p>Hello &lt;world&gt;<br>second line</p>',
       to: ['https://www.w3.org/ns/activitystreams#Public'],
     });
+
+    // An edit sends Update of the Note, a deletion Delete of its Tombstone (Mastodon's shape for a removed status).
+    const sent = async () => {
+      while (await worker.runOnce([EVENTS_QUEUE]));
+      const rows = await queryRows<{ payload: { activity: { type: string; object: { type: string; id: string; content?: string } } } }>(
+        t.ctx.db,
+        sql`SELECT payload FROM jobs WHERE queue = ${DELIVER_QUEUE} ORDER BY run_at`,
+      );
+      return rows.map((r) => r.payload.activity).slice(1);
+    };
+    const edit = multipartBody({ content: 'Edited' });
+    const patched = await t.app.inject({ method: 'PATCH', url: `/api/v1/tweets/${tweetId}`, headers: { ...(await bearer(t.ctx, alice)), ...edit.headers }, payload: edit.payload });
+    expect(patched.statusCode).toBe(200);
+    expect(await sent()).toMatchObject([{ type: 'Update', object: { type: 'Note', id: `${BASE}/ap/tweets/${tweetId}`, content: '<p>Edited</p>' } }]);
+    const deleted = await t.app.inject({ method: 'DELETE', url: `/api/v1/tweets/${tweetId}`, headers: await bearer(t.ctx, alice) });
+    expect(deleted.statusCode).toBe(200);
+    expect((await sent())[1]).toMatchObject({ type: 'Delete', object: { type: 'Tombstone', id: `${BASE}/ap/tweets/${tweetId}` } });
   });
 });
