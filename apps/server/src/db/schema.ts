@@ -581,6 +581,22 @@ export const federationFlags = pgTable(
   (t) => [primaryKey({ columns: [t.userId, t.objectUri] })],
 );
 
+/** Remote actors' Announces of our videos (migration 1046), one per actor and video. */
+export const remoteShares = pgTable(
+  'remote_shares',
+  {
+    videoId: uuid('video_id')
+      .notNull()
+      .references(() => videos.id, { onDelete: 'cascade' }),
+    actorId: uuid('actor_id')
+      .notNull()
+      .references(() => remoteActors.id, { onDelete: 'cascade' }),
+    activityId: text('activity_id').notNull(),
+    createdAt: created(),
+  },
+  (t) => [primaryKey({ columns: [t.videoId, t.actorId] })],
+);
+
 /** Federation policy (migration 1044): open, or only the allowed hosts. */
 export const federationPolicy = pgTable('federation_policy', {
   id: boolean('id').primaryKey().default(true),

@@ -16,6 +16,7 @@ import {
   remoteFollows,
   remoteVideoRates,
   remoteVideos,
+  remoteShares,
   remoteVideoUserRates,
   tweets,
   users,
@@ -577,5 +578,22 @@ export class FederationRepository {
               OR EXISTS (SELECT 1 FROM remote_follows f JOIN remote_actors a ON a.id = f.actor_id WHERE a.host = ${host}) AS known`,
     );
     return row!.known;
+  }
+
+  // --- shares (Announce) ------------------------------------------------------------------------
+
+  /** A remote actor's Announce of our video; a second one from the same actor replaces the first. */
+  async addShare(videoId: string, actorId: string, activityId: string): Promise<void> {
+    await this.db
+      .insert(remoteShares)
+      .values({ videoId, actorId, activityId })
+      .onConflictDoUpdate({ target: [remoteShares.videoId, remoteShares.actorId], set: { activityId } });
+  }
+
+  /** Its Undo, by the Announce's id (or the video shared, when the Undo names it). */
+  async removeShare(actorId: string, by: { activityId: string } | { videoId: string }): Promise<boolean> {
+    const match = 'activityId' in by ? eq(remoteShares.activityId, by.activityId) : eq(remoteShares.videoId, by.videoId);
+    const rows = await this.db.delete(remoteShares).where(and(eq(remoteShares.actorId, actorId), match)).returning({ videoId: remoteShares.videoId });
+    return rows.length > 0;
   }
 }

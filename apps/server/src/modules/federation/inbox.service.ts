@@ -153,6 +153,11 @@ export class InboxService {
           if (videoId) await repo.rateLocalVideo(videoId, actor.id, 0, String(act.id));
           return 'unrated';
         }
+        if (inner?.type === 'Announce') {
+          const videoId = this.localVideoId(idOf(inner.object));
+          const removed = await repo.removeShare(actor.id, videoId ? { videoId } : { activityId: idOf(inner) ?? '' });
+          return removed ? 'unshared' : 'ignored';
+        }
         if (inner?.type === 'Follow' || typeof object === 'string') {
           const followId = idOf(object);
           const channelId = followId ? await repo.followerChannelByFollowId(actor.id, followId) : undefined;
@@ -195,6 +200,13 @@ export class InboxService {
         if (target.host !== actor.host) throw refuse(403, inboxMessages.foreignObject);
         if (await repo.deleteRemoteVideo(target.toString(), actor.host)) return 'deleted';
         return (await repo.deleteCommentByUri(target.toString(), actor.id)) ? 'deleted' : 'ignored';
+      }
+      case 'Announce': {
+        // A share of one of our listed videos is kept (one per actor); Announces of anything else are not.
+        const videoId = this.localVideoId(idOf(object));
+        if (!videoId || !(await repo.listedVideo(videoId))) return 'ignored';
+        await repo.addShare(videoId, actor.id, String(act.id));
+        return 'shared';
       }
       case 'Flag':
         return this.moderation.receiveFlag(repo, new ModerationRepository(tx), actor, act);

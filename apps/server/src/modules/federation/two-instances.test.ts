@@ -1,7 +1,7 @@
 import net from 'node:net';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { remoteVideos, users, videos } from '../../db/schema.ts';
+import { remoteShares, remoteVideos, users, videos } from '../../db/schema.ts';
 import { newId } from '../../lib/ids.ts';
 import { createWorker } from '../../worker.ts';
 import { counterMismatches } from '../../../test/invariants.ts';
@@ -276,6 +276,19 @@ describe('two instances', () => {
       const del = { type: 'Delete', id: `${urlsA().base}/ap/activities/delete/${newId()}`, actor: account, object: object.id };
       expect((await send(del)).status).toBe(202);
       expect(await stored(id)).toBe(0);
+    });
+
+    it('an Announce of a public video of B counts as a share on B, once per actor; its Undo removes it', async () => {
+      const video = await createVideo(b.ctx, bob, { title: 'Shared' });
+      const shares = async () => (await b.ctx.db.select().from(remoteShares).where(eq(remoteShares.videoId, video.id))).length;
+      const announce = () => ({ type: 'Announce', id: `${urlsA().base}/ap/activities/announce/${newId()}`, actor: urlsA().channel(alice.id), object: `${b.base}/ap/videos/${video.id}` });
+      const first = announce();
+      expect((await post(first)).status).toBe(202);
+      expect((await post(announce())).status).toBe(202);
+      expect(await shares()).toBe(1);
+      const undo = { type: 'Undo', id: `${urlsA().base}/ap/activities/undo/${newId()}`, actor: urlsA().channel(alice.id), object: first };
+      expect((await post(undo)).status).toBe(202);
+      expect(await shares()).toBe(0);
     });
 
     it('a forged signature (another key under the channel keyId)', async () => {
