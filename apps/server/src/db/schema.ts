@@ -404,9 +404,10 @@ export const feedTokens = pgTable('feed_tokens', {
 /** Federation (migration 1040, ADR 023): local actors' keys, remote actors, follows both ways, remote videos. */
 export const federationKeys = pgTable('federation_keys', {
   id: text('id').primaryKey(),
+  /** Null once the account is deleted (migration 1047): kept to sign its Delete, then pruned. */
   userId: uuid('user_id')
     .unique()
-    .references(() => users.id, { onDelete: 'cascade' }),
+    .references(() => users.id, { onDelete: 'set null' }),
   publicKeyPem: text('public_key_pem').notNull(),
   privateKeyPem: text('private_key_pem').notNull(),
   createdAt: created(),

@@ -34,11 +34,29 @@ export function federationEvents(ctx: AppContext): EventSubscriber {
     return ctx.db.transaction(async (tx) => ({ [type]: await enqueueDeliveries(tx, inboxes, act, { kind: 'channel', userId: ownerId }) }));
   }
 
+  /**
+   * A deleted account: `Delete` of its channel (`Group`) and its account (`Person`), each signed by
+   * the actor deleted (its key outlives the account for this, migration 1047), object = actor, as
+   * Mastodon (`DeleteService` for an actor) and PeerTube (`processDeleteActivity`) expect.
+   */
+  async function accountDeleted(eventId: string, userId: string, inboxes: string[]) {
+    return ctx.db.transaction(async (tx) => {
+      const sent: Record<string, number> = {};
+      for (const kind of ['channel', 'account'] as const) {
+        const actor = kind === 'channel' ? urls.channel(userId) : urls.account(userId);
+        const act = activity('Delete', `${actor}/delete/${eventId}`, actor, actor, { to: [AS_PUBLIC] });
+        sent[kind] = await enqueueDeliveries(tx, inboxes, act, { kind, userId });
+      }
+      return sent;
+    });
+  }
+
   return {
     name: 'federation',
     async handle(eventId, event) {
       if (!ctx.config.federation.enabled) return { skipped: 'federation off' };
       if (event.kind === 'tweetPublished' || event.kind === 'tweetChanged') return tweetNoteActivity(eventId, event);
+      if (event.kind === 'accountDeleted') return accountDeleted(eventId, event.userId, event.inboxes);
       if (event.kind !== 'videoPublished' && event.kind !== 'videoChanged') return { skipped: event.kind };
       const video = await federation.videoDocument(event.videoId);
       return ctx.db.transaction(async (tx) => {

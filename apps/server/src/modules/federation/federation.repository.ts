@@ -337,6 +337,17 @@ export class FederationRepository {
     await this.db.delete(inboxSeen).where(sql`${inboxSeen.receivedAt} < now() - make_interval(days => ${days})`);
   }
 
+  /**
+   * A deleted account's key (detached, migration 1047) once its Delete is out: no `accountDeleted`
+   * event naming it waits for its fan-out, and no delivery it signs waits.
+   */
+  async pruneDetachedKeys(deliverQueue: string): Promise<void> {
+    await this.db.execute(sql`
+      DELETE FROM federation_keys k WHERE k.user_id IS NULL AND k.id <> 'instance'
+        AND NOT EXISTS (SELECT 1 FROM events e WHERE e.kind = 'accountDeleted' AND e.payload->>'userId' = k.id)
+        AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.queue = ${deliverQueue} AND j.status IN ('queued', 'running') AND j.payload->'signer'->>'userId' = k.id)`);
+  }
+
   async hostPausedUntil(host: string): Promise<Date | null> {
     const [row] = await this.db.select({ until: federationHosts.pausedUntil }).from(federationHosts).where(eq(federationHosts.host, host));
     return row?.until && row.until > new Date() ? row.until : null;

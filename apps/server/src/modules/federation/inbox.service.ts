@@ -198,6 +198,11 @@ export class InboxService {
         const target = httpUrl(idOf(object));
         if (!target) throw refuse(400, inboxMessages.badActivity);
         if (target.host !== actor.host) throw refuse(403, inboxMessages.foreignObject);
+        // An account deleted on its server (Delete of the actor itself): forgotten here with what it did.
+        if (target.toString() === actor.uri) {
+          await repo.purgeActors({ uri: actor.uri });
+          return 'actor deleted';
+        }
         if (await repo.deleteRemoteVideo(target.toString(), actor.host)) return 'deleted';
         return (await repo.deleteCommentByUri(target.toString(), actor.id)) ? 'deleted' : 'ignored';
       }

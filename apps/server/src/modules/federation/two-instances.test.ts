@@ -1,14 +1,16 @@
 import net from 'node:net';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { remoteShares, remoteVideos, users, videos } from '../../db/schema.ts';
+import { federationKeys, remoteActors, remoteShares, remoteVideos, users, videos } from '../../db/schema.ts';
 import { newId } from '../../lib/ids.ts';
 import { createWorker } from '../../worker.ts';
 import { counterMismatches } from '../../../test/invariants.ts';
 import { bearer, createTestApp, createUser, createVideo, memoryLog, type TestContext } from '../../../test/harness.ts';
 import type { UserRow } from '../users/users.repository.ts';
 import { WatchedWordsService } from '../watched-words/watched-words.service.ts';
-import { keyFor } from './delivery.ts';
+import { AccountDeletionService } from '../accounts/account-deletion.service.ts';
+import { DELIVER_QUEUE, keyFor } from './delivery.ts';
+import { FederationRepository } from './federation.repository.ts';
 import { FederationUrls } from './documents.ts';
 import { newKeyPair, signRequest } from './http-signature.ts';
 
@@ -213,6 +215,24 @@ describe('two instances', () => {
     const item = queue.json().data.data.find((i: { targetId: string }) => i.targetId === video.id);
     expect(item).toMatchObject({ reportCount: 1 });
     expect(item.reports[0]).toMatchObject({ reason: 'spam', text: 'Spam: Buy now', reporter: { userName: `${hostB.replace(/[^A-Za-z0-9\-_.]/g, '_')}@${hostB}` } });
+  });
+
+  it("an account deleted on B sends Delete of its actors, signed by its kept key: A forgets its follow; B then drops the key", async () => {
+    const subscribers = async () => (await a.ctx.db.select({ n: users.subscriberCount }).from(users).where(eq(users.id, alice.id)))[0]!.n;
+    const before = await subscribers();
+    const erin = await createUser(b.ctx, { userName: 'erin' });
+    await b.app.inject({ method: 'POST', url: '/api/v1/federation/follows', headers: await bearer(b.ctx, erin), payload: { handle: `@alice@${new URL(a.base).host}` } });
+    await drain(b);
+    await drain(a);
+    expect(await subscribers()).toBe(before + 1);
+    const admin = await createUser(b.ctx, { role: 'admin' });
+    await new AccountDeletionService(b.ctx).deleteByAdmin(admin.id, erin.id);
+    await drain(b);
+    expect(await subscribers()).toBe(before);
+    expect(await a.ctx.db.select().from(remoteActors).where(eq(remoteActors.uri, `${b.base}/ap/accounts/${erin.id}`))).toEqual([]);
+    expect(await counterMismatches(a.ctx.db)).toEqual([]);
+    await new FederationRepository(b.ctx.db).pruneDetachedKeys(DELIVER_QUEUE);
+    expect(await b.ctx.db.select().from(federationKeys).where(eq(federationKeys.id, erin.id))).toEqual([]);
   });
 
   describe("B's inbox refuses, storing nothing", () => {
