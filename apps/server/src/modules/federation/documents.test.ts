@@ -49,7 +49,11 @@ beforeAll(async () => {
     height: 360,
     thumbnailKey: `videos/${videoId}/thumbnail.jpg`,
     hlsKey: `videos/${videoId}/hls/master.m3u8`,
+    progressiveKey: `videos/${videoId}/video.mp4`,
+    renditions: ['240p', '360p'],
+    renditionsReady: ['240p', '360p'],
   });
+  await t.ctx.storage.putBuffer(`videos/${videoId}/video.mp4`, Buffer.alloc(1234), 'video/mp4');
 });
 
 afterAll(async () => {
@@ -178,6 +182,8 @@ describe('Video object', () => {
     expect(isApUrl(hls.href)).toBe(true);
     expect(Array.isArray(hls.tag)).toBe(true);
     expect(v.url).toContainEqual({ type: 'Link', mediaType: 'text/html', href: `${BASE}/video/${videoId}` });
+    // [videos] isRemoteVideoUrlValid: a file Link (video/mp4 is in MIMETYPES.AP_VIDEO) has a URL, an integer height and an integer byte size.
+    expect(v.url).toContainEqual({ type: 'Link', mediaType: 'video/mp4', href: `${BASE}/api/v1/videos/video/${videoId}.mp4`, height: 360, size: 1234 });
     // [misc] setValidAttributedTo then `attributedTo.length === 0` fails.
     expect(v.attributedTo).toEqual([
       { type: 'Person', id: `${BASE}/ap/accounts/${alice.id}` },

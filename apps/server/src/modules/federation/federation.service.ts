@@ -1,4 +1,4 @@
-import { federationMessages as m, type FederationBlock, type RemoteChannel, type RemoteVideo } from '@glimpse/contract';
+import { API_PREFIX, federationMessages as m, type FederationBlock, type RemoteChannel, type RemoteVideo } from '@glimpse/contract';
 import type { AppContext } from '../../context.ts';
 import { badRequest, forbidden, notFound, ApiError } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
@@ -126,7 +126,23 @@ export class FederationService {
       updatedAt: v.updatedAt,
       thumbnailUrl: this.absolute(file(v.thumbnailKey)),
       hlsUrl: this.absolute(file(v.hlsKey)),
+      mp4: await this.progressiveFile(v),
     });
+  }
+
+  /**
+   * The progressive mp4 as a file Link: the playing route anyone who may see the video uses, its
+   * byte size read from storage (no column keeps it; the feeds' enclosures read it the same way),
+   * its height the rung it copies (the highest up to 720p, packages/media `progressiveRendition`).
+   */
+  private async progressiveFile(v: { id: string; progressiveKey: string | null; renditionsReady: string[]; height: number | null }) {
+    if (!v.progressiveKey) return null;
+    const size = await this.ctx.storage.bytesUnder(v.progressiveKey);
+    if (size <= 0) return null;
+    const rungs = v.renditionsReady.map((r) => Number.parseInt(r, 10)).filter((n) => Number.isFinite(n) && n > 0);
+    const upTo720 = rungs.filter((n) => n <= 720);
+    const height = upTo720.length > 0 ? Math.max(...upTo720) : rungs.length > 0 ? Math.min(...rungs) : Math.min(v.height ?? 0, 720);
+    return { url: this.urls.abs(`${API_PREFIX}/videos/video/${v.id}.mp4`), size, height };
   }
 
   async tweetDocument(tweetId: string) {
