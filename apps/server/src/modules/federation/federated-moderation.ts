@@ -2,7 +2,7 @@ import { federationMessages as m, REPORT_TEXT_MAX, reportReasonLabels, type Chan
 import type { AppContext } from '../../context.ts';
 import { badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { isUuid } from '../../lib/ids.ts';
-import { ModerationRepository } from '../moderation/moderation.repository.ts';
+import type { ModerationRepository } from '../moderation/moderation.repository.ts';
 import { enqueueDeliveries, newActivityId } from './delivery.ts';
 import { AP_CONTEXT, FederationUrls } from './documents.ts';
 import { FederationRepository, type RemoteActorRow } from './federation.repository.ts';
