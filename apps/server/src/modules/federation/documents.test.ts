@@ -9,7 +9,9 @@ import { EVENTS_QUEUE } from '../../events/events.ts';
 import { createWorker } from '../../worker.ts';
 import { bearer, createTestApp, createUser, createVideo, expectApiError, memoryLog, multipartBody, TEST_ENV, type TestContext } from '../../../test/harness.ts';
 import { DELIVER_QUEUE } from './delivery.ts';
-import { FederationRepository } from './federation.repository.ts';
+import { ModerationRepository } from '../moderation/moderation.repository.ts';
+import { FederatedModeration } from './federated-moderation.ts';
+import { FederationRepository, type RemoteActorRow } from './federation.repository.ts';
 import { newId } from '../../lib/ids.ts';
 import type { UserRow } from '../users/users.repository.ts';
 import { builtIndex } from '../pages/built-app.fixture.ts';
@@ -236,6 +238,43 @@ describe('remote fetches refuse the local network', () => {
   it('a name resolving to loopback is refused at connect time; only http(s) is fetched', async () => {
     await expect(safeFetch(new URL('http://localhost:9/'), { allowPrivate: false })).rejects.toThrow(/refused address/);
     await expect(safeFetch(new URL('file:///etc/passwd'), { allowPrivate: true })).rejects.toThrow(/refused scheme/);
+  });
+});
+
+describe('an incoming Flag', () => {
+  it('becomes a report only from a server with a tie, once per actor and target; of an account and its content, the content', async () => {
+    const repo = new FederationRepository(t.ctx.db);
+    const actorOn = (host: string) =>
+      repo.upsertRemoteActor({
+        id: newId(),
+        uri: `https://${host}/actor`,
+        host,
+        type: 'Application',
+        preferredUsername: host,
+        name: host,
+        inbox: `https://${host}/inbox`,
+        publicKeyId: `https://${host}/actor#main-key`,
+        publicKeyPem: '-----BEGIN PUBLIC KEY-----\nx\n-----END PUBLIC KEY-----',
+      });
+    const moderation = new FederatedModeration(t.ctx);
+    const flag = (actor: RemoteActorRow, object: unknown) =>
+      t.ctx.db.transaction((tx) =>
+        moderation.receiveFlag(new FederationRepository(tx), new ModerationRepository(tx), actor, {
+          type: 'Flag',
+          content: '<b>Nasty</b>',
+          object,
+          tag: [{ type: 'Hashtag', name: 'spamOrMisleading' }],
+        }),
+      );
+    const stranger = await actorOn('stranger.example');
+    expect(await flag(stranger, `${BASE}/ap/videos/${videoId}`)).toBe('ignored');
+    const friend = await actorOn('friend.example');
+    await repo.addFollower(alice.id, friend.id, 'https://friend.example/follows/1');
+    // Mastodon's shape: the account and the status; PeerTube's: one URL.
+    expect(await flag(friend, [`${BASE}/ap/accounts/${alice.id}`, `${BASE}/ap/videos/${videoId}`])).toBe('reported');
+    expect(await flag(friend, `${BASE}/ap/videos/${videoId}`)).toBe('ignored');
+    const rows = await queryRows(t.ctx.db, sql`SELECT target_kind, target_id, reason, text, reporter_actor_id FROM reports WHERE reporter_actor_id IS NOT NULL`);
+    expect(rows).toEqual([{ target_kind: 'video', target_id: videoId, reason: 'spam', text: 'Nasty', reporter_actor_id: friend.id }]);
   });
 });
 
