@@ -352,8 +352,16 @@ describe('tweets', () => {
     const patched = await t.app.inject({ method: 'PATCH', url: `/api/v1/tweets/${tweetId}`, headers: { ...(await bearer(t.ctx, alice)), ...edit.headers }, payload: edit.payload });
     expect(patched.statusCode).toBe(200);
     expect(await sent()).toMatchObject([{ type: 'Update', object: { type: 'Note', id: `${BASE}/ap/tweets/${tweetId}`, content: '<p>Edited</p>' } }]);
+    // A moderator's take-down sends Delete, the restore Update; the owner's deletion Delete.
+    const moderator = await bearer(t.ctx, await createUser(t.ctx, { role: 'moderator' }));
+    const staff = (action: string) =>
+      t.app.inject({ method: 'POST', url: `/api/v1/moderation/targets/tweet/${tweetId}/${action}`, headers: moderator, payload: { reason: 'Spam' } });
+    expect((await staff('take-down')).statusCode).toBe(200);
+    expect((await sent()).map((a) => a.type)).toEqual(['Update', 'Delete']);
+    expect((await staff('restore')).statusCode).toBe(200);
+    expect((await sent()).map((a) => a.type)).toEqual(['Update', 'Delete', 'Update']);
     const deleted = await t.app.inject({ method: 'DELETE', url: `/api/v1/tweets/${tweetId}`, headers: await bearer(t.ctx, alice) });
     expect(deleted.statusCode).toBe(200);
-    expect((await sent())[1]).toMatchObject({ type: 'Delete', object: { type: 'Tombstone', id: `${BASE}/ap/tweets/${tweetId}` } });
+    expect((await sent())[3]).toMatchObject({ type: 'Delete', object: { type: 'Tombstone', id: `${BASE}/ap/tweets/${tweetId}` } });
   });
 });
