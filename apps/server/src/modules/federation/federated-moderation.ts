@@ -1,6 +1,6 @@
 import { federationMessages as m, REPORT_TEXT_MAX, reportReasonLabels, type ChannelRemoteBlock, type RemoteReportBody, type ReportReason, type ReportTargetKind } from '@glimpse/contract';
 import type { AppContext } from '../../context.ts';
-import { badRequest, conflict, notFound } from '../../lib/errors.ts';
+import { ApiError, badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { isUuid } from '../../lib/ids.ts';
 import type { ModerationRepository } from '../moderation/moderation.repository.ts';
 import { enqueueDeliveries, newActivityId } from './delivery.ts';
@@ -88,6 +88,7 @@ export class FederatedModeration {
    * `object` one URL; its predefined reasons as `Hashtag` tags (abuse model `toActivityPubObject`).
    */
   async report(userId: string, body: RemoteReportBody): Promise<{ object: string }> {
+    if (!this.ctx.config.federation.enabled) throw new ApiError(403, m.disabled);
     let object: string;
     let to: RemoteActorRow;
     if (body.targetKind === 'video') {

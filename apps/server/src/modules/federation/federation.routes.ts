@@ -5,6 +5,7 @@ import { allowedHostBody, allowedHostQuery, channelRemoteBlockBody, remoteReport
 import type { AppContext, ModuleOptions } from '../../context.ts';
 import { loginFirst, permissionFirst, requirePermission, requireViewer } from '../../identity/viewer.ts';
 import { ApiError, notFound } from '../../lib/errors.ts';
+import { rateLimited } from '../../lib/rate-limit.ts';
 import { ok } from '../../lib/reply.ts';
 import { ACTIVITY_JSON, withContext } from './documents.ts';
 import { FederatedComments } from './federated-comments.ts';
@@ -174,7 +175,8 @@ export const federationApiRoutes: FastifyPluginAsyncZod<ModuleOptions> = async (
   // Moderation across servers: reports forwarded as Flag, a channel's blocks of remote accounts (always the caller's channel).
   const moderation = new FederatedModeration(ctx);
   const me = (request: FastifyRequest) => requireViewer(request, federationMessages.loginRequired).id;
-  app.post('/federation/reports', { schema: { ...schema, body: remoteReportBody }, onRequest: login }, async (request, reply) =>
+  // Each report is a delivery to another server: limited as local reports are.
+  app.post('/federation/reports', { schema: { ...schema, body: remoteReportBody }, onRequest: login, config: rateLimited(ctx.config, 'report') }, async (request, reply) =>
     ok(reply, await moderation.report(me(request), request.body), 'Report sent', 201),
   );
   app.get('/federation/channel-blocks', { schema, onRequest: login }, async (request, reply) =>
