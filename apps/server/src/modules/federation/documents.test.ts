@@ -269,7 +269,9 @@ describe('an incoming Flag', () => {
     const stranger = await actorOn('stranger.example');
     expect(await flag(stranger, `${BASE}/ap/videos/${videoId}`)).toBe('ignored');
     const friend = await actorOn('friend.example');
-    await repo.addFollower(alice.id, friend.id, 'https://friend.example/follows/1');
+    // The tie: it follows a channel here (another than alice's, whose followers the tweets test counts).
+    const other = await createUser(t.ctx, { userName: 'flag_tie' });
+    await repo.addFollower(other.id, friend.id, 'https://friend.example/follows/1');
     // Mastodon's shape: the account and the status; PeerTube's: one URL.
     expect(await flag(friend, [`${BASE}/ap/accounts/${alice.id}`, `${BASE}/ap/videos/${videoId}`])).toBe('reported');
     expect(await flag(friend, `${BASE}/ap/videos/${videoId}`)).toBe('ignored');
