@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { id } from './common.ts';
+import { REPORT_TEXT_MAX, reportReasons } from './moderation-terms.ts';
 
 /** Federation (issue #35, ADR 023): following channels of other servers and reading their videos. */
 export const federationMessages = {
@@ -18,6 +19,9 @@ export const federationMessages = {
   commentNotFound: 'Comment not found',
   commentsOff: 'Comments are turned off for this video',
   badComment: 'A comment needs between 1 and 5000 characters',
+  alreadyReported: 'You already reported this',
+  reportTargetNotFound: 'Remote video or comment not found',
+  notBlocked: 'This account is not blocked',
 } as const;
 
 /** What an admin blocks: a host, or a remote account by handle or address. */
@@ -25,6 +29,20 @@ export const federationBlockBody = z.object({ target: z.string().trim().min(3).m
 export const federationBlockQuery = z.object({ target: z.string().trim().min(1).max(2000) });
 export const federationBlock = z.object({ target: z.string(), kind: z.enum(['host', 'actor']), createdAt: z.string() });
 export type FederationBlock = z.infer<typeof federationBlock>;
+
+/** A report on a remote video or a remote account's comment, forwarded to its server as a `Flag`. */
+export const remoteReportBody = z.object({
+  targetKind: z.enum(['video', 'comment']),
+  targetId: id,
+  reason: z.enum(reportReasons),
+  text: z.string().trim().max(REPORT_TEXT_MAX).optional(),
+});
+export type RemoteReportBody = z.infer<typeof remoteReportBody>;
+
+/** A channel owner's block of a remote account (`@name@host` or its address, known here). */
+export const channelRemoteBlockBody = z.object({ handle: z.string().trim().min(3).max(300) });
+export const channelRemoteBlock = z.object({ actorId: z.string(), handle: z.string(), name: z.string(), blockedAt: z.string() });
+export type ChannelRemoteBlock = z.infer<typeof channelRemoteBlock>;
 
 /** `@name@host`, `name@host` or the actor's https address, as PeerTube and Mastodon take it in their search boxes. */
 export const followRemoteBody = z.object({ handle: z.string().trim().min(3).max(300) });

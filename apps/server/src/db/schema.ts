@@ -345,9 +345,9 @@ export const uploadBytes = pgTable('upload_bytes', {
 
 export const reports = pgTable('reports', {
   id: uuid('id').primaryKey(),
-  reporterId: uuid('reporter_id')
-    .notNull()
-    .references(() => users.id, { onDelete: 'cascade' }),
+  /** Null for a report from another server (migration 1045): then `reporterActorId`. */
+  reporterId: uuid('reporter_id').references(() => users.id, { onDelete: 'cascade' }),
+  reporterActorId: uuid('reporter_actor_id').references((): AnyPgColumn => remoteActors.id, { onDelete: 'cascade' }),
   targetKind: text('target_kind', { enum: reportTargetKinds }).notNull(),
   targetId: uuid('target_id').notNull(),
   reason: text('reason', { enum: reportReasons }).notNull(),
@@ -404,9 +404,10 @@ export const feedTokens = pgTable('feed_tokens', {
 /** Federation (migration 1040, ADR 023): local actors' keys, remote actors, follows both ways, remote videos. */
 export const federationKeys = pgTable('federation_keys', {
   id: text('id').primaryKey(),
+  /** Null once the account is deleted (migration 1047): kept to sign its Delete, then pruned. */
   userId: uuid('user_id')
     .unique()
-    .references(() => users.id, { onDelete: 'cascade' }),
+    .references(() => users.id, { onDelete: 'set null' }),
   publicKeyPem: text('public_key_pem').notNull(),
   privateKeyPem: text('private_key_pem').notNull(),
   createdAt: created(),
@@ -552,6 +553,50 @@ export const federatedComments = pgTable('federated_comments', {
   reviewState: text('review_state', { enum: ['published', 'held'] }).notNull().default('published'),
   publishedAt: ts('published_at').notNull().defaultNow(),
 });
+
+/** A channel's blocks of remote accounts (migration 1045). */
+export const channelRemoteBlocks = pgTable(
+  'channel_remote_blocks',
+  {
+    channelId: uuid('channel_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    actorId: uuid('actor_id')
+      .notNull()
+      .references(() => remoteActors.id, { onDelete: 'cascade' }),
+    createdAt: created(),
+  },
+  (t) => [primaryKey({ columns: [t.channelId, t.actorId] })],
+);
+
+/** Our users' reports sent to other servers as Flag (migration 1045), one per user and object. */
+export const federationFlags = pgTable(
+  'federation_flags',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    objectUri: text('object_uri').notNull(),
+    createdAt: created(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.objectUri] })],
+);
+
+/** Remote actors' Announces of our videos (migration 1046), one per actor and video. */
+export const remoteShares = pgTable(
+  'remote_shares',
+  {
+    videoId: uuid('video_id')
+      .notNull()
+      .references(() => videos.id, { onDelete: 'cascade' }),
+    actorId: uuid('actor_id')
+      .notNull()
+      .references(() => remoteActors.id, { onDelete: 'cascade' }),
+    activityId: text('activity_id').notNull(),
+    createdAt: created(),
+  },
+  (t) => [primaryKey({ columns: [t.videoId, t.actorId] })],
+);
 
 /** Federation policy (migration 1044): open, or only the allowed hosts. */
 export const federationPolicy = pgTable('federation_policy', {

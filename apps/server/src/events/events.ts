@@ -21,7 +21,14 @@ export type DomainEvent =
   | { kind: 'videoChanged'; actorId: string; videoId: string }
   | { kind: 'commentPublished'; actorId: string; commentId: string }
   | { kind: 'tweetPublished'; actorId: string; tweetId: string }
+  /** A tweet was edited or deleted (federation sends Update or Delete of its Note); actorId is its owner. */
+  | { kind: 'tweetChanged'; actorId: string; tweetId: string }
   | { kind: 'subscribed'; actorId: string; channelId: string }
+  /**
+   * An account was deleted. Nothing is left to read afterwards, so the event carries the inboxes of
+   * the servers that knew it (its remote followers' and those it followed), for federation's Delete.
+   */
+  | { kind: 'accountDeleted'; actorId: null; userId: string; inboxes: string[] }
   | { kind: 'liveStarted'; actorId: string; liveId: string; sessionId: string }
   | { kind: 'videoProcessed'; actorId: null; videoId: string; outcome: 'ready' | 'failed'; reason?: string }
   | { kind: 'moderation'; actorId: null; userIds: string[]; subject: NotificationSubject };

@@ -25,6 +25,20 @@ export class AccountDeletionRepository {
   constructor(private readonly db: Executor) {}
 
   /**
+   * The inboxes of the servers that knew the account through federation (its channel's remote
+   * followers, the remote channels it followed), shared inboxes once each, read before the rows go.
+   */
+  async federatedInboxes(userId: string, limit = 10_000): Promise<string[]> {
+    const rows = await queryRows<{ inbox: string }>(
+      this.db,
+      sql`SELECT DISTINCT COALESCE(a.shared_inbox, a.inbox) AS inbox FROM remote_actors a
+          WHERE a.id IN (SELECT actor_id FROM remote_followers WHERE channel_id = ${userId} UNION SELECT actor_id FROM remote_follows WHERE user_id = ${userId})
+          LIMIT ${limit}`,
+    );
+    return rows.map((r) => r.inbox);
+  }
+
+  /**
    * Locks the account FOR UPDATE: a row being inserted that references it (a like, a comment, a
    * subscription: the foreign key's share lock) is waited for, and none can start until we end.
    */

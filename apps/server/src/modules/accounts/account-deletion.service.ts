@@ -1,6 +1,7 @@
 import { accountMessages } from '@glimpse/contract';
 import type { AppContext } from '../../context.ts';
 import { badRequest, conflict, notFound } from '../../lib/errors.ts';
+import { recordEvent } from '../../events/events.ts';
 import { JobsRepository } from '../../jobs/jobs.repository.ts';
 import { accountDeletedMail } from '../../mail/templates.ts';
 import { tweetImageFolder, userFilesPrefix, userUploadsPrefix, videoPrefixes } from '../../storage/media-keys.ts';
@@ -44,6 +45,9 @@ export class AccountDeletionService {
       await repo.deleteJobsNaming(userId, row.email);
       await repo.withdrawReactions(userId);
       await repo.withdrawSubscriptions(userId);
+      // Servers that knew it hear of the deletion (federation sends Delete of its actors).
+      const inboxes = await repo.federatedInboxes(userId);
+      if (inboxes.length > 0) await recordEvent(tx, { kind: 'accountDeleted', actorId: null, userId, inboxes });
       await repo.deleteComments(userId);
       await repo.deleteAccount(userId);
       const moderation = new ModerationRepository(tx);

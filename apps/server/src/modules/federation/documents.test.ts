@@ -9,7 +9,9 @@ import { EVENTS_QUEUE } from '../../events/events.ts';
 import { createWorker } from '../../worker.ts';
 import { bearer, createTestApp, createUser, createVideo, expectApiError, memoryLog, multipartBody, TEST_ENV, type TestContext } from '../../../test/harness.ts';
 import { DELIVER_QUEUE } from './delivery.ts';
-import { FederationRepository } from './federation.repository.ts';
+import { ModerationRepository } from '../moderation/moderation.repository.ts';
+import { FederatedModeration } from './federated-moderation.ts';
+import { FederationRepository, type RemoteActorRow } from './federation.repository.ts';
 import { newId } from '../../lib/ids.ts';
 import type { UserRow } from '../users/users.repository.ts';
 import { builtIndex } from '../pages/built-app.fixture.ts';
@@ -49,7 +51,11 @@ beforeAll(async () => {
     height: 360,
     thumbnailKey: `videos/${videoId}/thumbnail.jpg`,
     hlsKey: `videos/${videoId}/hls/master.m3u8`,
+    progressiveKey: `videos/${videoId}/video.mp4`,
+    renditions: ['240p', '360p'],
+    renditionsReady: ['240p', '360p'],
   });
+  await t.ctx.storage.putBuffer(`videos/${videoId}/video.mp4`, Buffer.alloc(1234), 'video/mp4');
 });
 
 afterAll(async () => {
@@ -178,6 +184,8 @@ describe('Video object', () => {
     expect(isApUrl(hls.href)).toBe(true);
     expect(Array.isArray(hls.tag)).toBe(true);
     expect(v.url).toContainEqual({ type: 'Link', mediaType: 'text/html', href: `${BASE}/video/${videoId}` });
+    // [videos] isRemoteVideoUrlValid: a file Link (video/mp4 is in MIMETYPES.AP_VIDEO) has a URL, an integer height and an integer byte size.
+    expect(v.url).toContainEqual({ type: 'Link', mediaType: 'video/mp4', href: `${BASE}/api/v1/videos/video/${videoId}.mp4`, height: 360, size: 1234 });
     // [misc] setValidAttributedTo then `attributedTo.length === 0` fails.
     expect(v.attributedTo).toEqual([
       { type: 'Person', id: `${BASE}/ap/accounts/${alice.id}` },
@@ -230,6 +238,45 @@ describe('remote fetches refuse the local network', () => {
   it('a name resolving to loopback is refused at connect time; only http(s) is fetched', async () => {
     await expect(safeFetch(new URL('http://localhost:9/'), { allowPrivate: false })).rejects.toThrow(/refused address/);
     await expect(safeFetch(new URL('file:///etc/passwd'), { allowPrivate: true })).rejects.toThrow(/refused scheme/);
+  });
+});
+
+describe('an incoming Flag', () => {
+  it('becomes a report only from a server with a tie, once per actor and target; of an account and its content, the content', async () => {
+    const repo = new FederationRepository(t.ctx.db);
+    const actorOn = (host: string) =>
+      repo.upsertRemoteActor({
+        id: newId(),
+        uri: `https://${host}/actor`,
+        host,
+        type: 'Application',
+        preferredUsername: host,
+        name: host,
+        inbox: `https://${host}/inbox`,
+        publicKeyId: `https://${host}/actor#main-key`,
+        publicKeyPem: '-----BEGIN PUBLIC KEY-----\nx\n-----END PUBLIC KEY-----',
+      });
+    const moderation = new FederatedModeration(t.ctx);
+    const flag = (actor: RemoteActorRow, object: unknown) =>
+      t.ctx.db.transaction((tx) =>
+        moderation.receiveFlag(new FederationRepository(tx), new ModerationRepository(tx), actor, {
+          type: 'Flag',
+          content: '<b>Nasty</b>',
+          object,
+          tag: [{ type: 'Hashtag', name: 'spamOrMisleading' }],
+        }),
+      );
+    const stranger = await actorOn('stranger.example');
+    expect(await flag(stranger, `${BASE}/ap/videos/${videoId}`)).toBe('ignored');
+    const friend = await actorOn('friend.example');
+    // The tie: it follows a channel here (another than alice's, whose followers the tweets test counts).
+    const other = await createUser(t.ctx, { userName: 'flag_tie' });
+    await repo.addFollower(other.id, friend.id, 'https://friend.example/follows/1');
+    // Mastodon's shape: the account and the status; PeerTube's: one URL.
+    expect(await flag(friend, [`${BASE}/ap/accounts/${alice.id}`, `${BASE}/ap/videos/${videoId}`])).toBe('reported');
+    expect(await flag(friend, `${BASE}/ap/videos/${videoId}`)).toBe('ignored');
+    const rows = await queryRows(t.ctx.db, sql`SELECT target_kind, target_id, reason, text, reporter_actor_id FROM reports WHERE reporter_actor_id IS NOT NULL`);
+    expect(rows).toEqual([{ target_kind: 'video', target_id: videoId, reason: 'spam', text: 'Nasty', reporter_actor_id: friend.id }]);
   });
 });
 
@@ -293,5 +340,30 @@ describe('tweets', () => {
       content: '<p>Hello &lt;world&gt;<br>second line</p>',
       to: ['https://www.w3.org/ns/activitystreams#Public'],
     });
+
+    // An edit sends Update of the Note, a deletion Delete of its Tombstone (Mastodon's shape for a removed status).
+    const sent = async () => {
+      while (await worker.runOnce([EVENTS_QUEUE]));
+      const rows = await queryRows<{ payload: { activity: { type: string; object: { type: string; id: string; content?: string } } } }>(
+        t.ctx.db,
+        sql`SELECT payload FROM jobs WHERE queue = ${DELIVER_QUEUE} ORDER BY run_at`,
+      );
+      return rows.map((r) => r.payload.activity).slice(1);
+    };
+    const edit = multipartBody({ content: 'Edited' });
+    const patched = await t.app.inject({ method: 'PATCH', url: `/api/v1/tweets/${tweetId}`, headers: { ...(await bearer(t.ctx, alice)), ...edit.headers }, payload: edit.payload });
+    expect(patched.statusCode).toBe(200);
+    expect(await sent()).toMatchObject([{ type: 'Update', object: { type: 'Note', id: `${BASE}/ap/tweets/${tweetId}`, content: '<p>Edited</p>' } }]);
+    // A moderator's take-down sends Delete, the restore Update; the owner's deletion Delete.
+    const moderator = await bearer(t.ctx, await createUser(t.ctx, { role: 'moderator' }));
+    const staff = (action: string) =>
+      t.app.inject({ method: 'POST', url: `/api/v1/moderation/targets/tweet/${tweetId}/${action}`, headers: moderator, payload: { reason: 'Spam' } });
+    expect((await staff('take-down')).statusCode).toBe(200);
+    expect((await sent()).map((a) => a.type)).toEqual(['Update', 'Delete']);
+    expect((await staff('restore')).statusCode).toBe(200);
+    expect((await sent()).map((a) => a.type)).toEqual(['Update', 'Delete', 'Update']);
+    const deleted = await t.app.inject({ method: 'DELETE', url: `/api/v1/tweets/${tweetId}`, headers: await bearer(t.ctx, alice) });
+    expect(deleted.statusCode).toBe(200);
+    expect((await sent())[3]).toMatchObject({ type: 'Delete', object: { type: 'Tombstone', id: `${BASE}/ap/tweets/${tweetId}` } });
   });
 });

@@ -140,18 +140,22 @@ export interface VideoFacts {
   updatedAt: Date;
   thumbnailUrl: string | null;
   hlsUrl: string | null;
+  /** The progressive mp4 with its byte size and height (its rung), when the video has one. */
+  mp4: { url: string; size: number; height: number } | null;
 }
 
 /**
  * A public video as PeerTube's `Video` (videos.ts: sanitizeAndCheckVideoTorrentObject): name, uuid,
  * `PT<n>S` duration, views, published/updated, markdown content, at least one icon, `url` Links
- * (the page, HLS; no mp4 Link: PeerTube wants its byte size, which we do not keep per file), attributedTo the account and the channel; to Public, cc the followers.
+ * (the page, HLS with its `tag` array, and the progressive mp4 with the `height` and byte `size`
+ * PeerTube's `isRemoteVideoUrlValid` requires of a file Link), attributedTo the account and the channel; to Public, cc the followers.
  * Mastodon shows it as a post with `name`, `content`, the page link and the icon.
  */
 export function videoObject(u: FederationUrls, v: VideoFacts) {
   const height = v.height ?? 0;
   const urls: object[] = [{ type: 'Link', mediaType: 'text/html', href: u.videoPage(v.id) }];
   if (v.hlsUrl) urls.push({ type: 'Link', mediaType: 'application/x-mpegURL', href: v.hlsUrl, tag: [] });
+  if (v.mp4) urls.push({ type: 'Link', mediaType: 'video/mp4', href: v.mp4.url, height: v.mp4.height, size: v.mp4.size });
   return {
     type: 'Video',
     id: u.video(v.id),

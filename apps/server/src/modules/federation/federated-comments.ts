@@ -146,6 +146,8 @@ export class FederatedComments {
     if (localVideoId) {
       const video = await repo.listedVideo(localVideoId);
       if (!video || !video.video.commentsEnabled) return 'ignored';
+      // The channel's owner blocked this account: as a local blocked user, it cannot comment there.
+      if (await repo.channelBlocksActor(video.video.ownerId, actor.id)) return 'ignored';
       const held = watched(content);
       await repo.insertComment({ ...base, localVideoId, reviewState: held ? 'held' : 'published' });
       return held ? 'held' : 'stored';

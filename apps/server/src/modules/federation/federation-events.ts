@@ -15,22 +15,48 @@ export function federationEvents(ctx: AppContext): EventSubscriber {
   const federation = new FederationService(ctx);
   const urls = federation.urls;
 
-  /** A channel's tweet goes to its remote followers as a Note (Create); later edits and deletions are not sent. */
-  async function tweetPublished(eventId: string, tweetId: string) {
+  /**
+   * A channel's tweet goes to its remote followers as a Note: Create when published; after an edit,
+   * Update while it is shown, else (deleted, held by an edit, taken down) Delete of a Tombstone.
+   */
+  async function tweetNoteActivity(eventId: string, e: { kind: 'tweetPublished' | 'tweetChanged'; actorId: string; tweetId: string }) {
     const repo = new FederationRepository(ctx.db);
-    const tweet = await repo.shownTweet(tweetId);
-    if (!tweet) return { skipped: 'not shown' };
-    const note = tweetNote(urls, tweet);
-    const act = activity('Create', `${note.id}/create/${eventId}`, urls.channel(tweet.ownerId), note, { to: note.to, cc: note.cc });
-    const inboxes = await repo.followerInboxes(tweet.ownerId);
-    return ctx.db.transaction(async (tx) => ({ Create: await enqueueDeliveries(tx, inboxes, act, { kind: 'channel', userId: tweet.ownerId }) }));
+    const tweet = await repo.shownTweet(e.tweetId);
+    if (!tweet && e.kind === 'tweetPublished') return { skipped: 'not shown' };
+    const ownerId = tweet?.ownerId ?? e.actorId;
+    const channel = urls.channel(ownerId);
+    const note = tweet ? tweetNote(urls, tweet) : null;
+    const type = !note ? 'Delete' : e.kind === 'tweetPublished' ? 'Create' : 'Update';
+    const object = note ?? { type: 'Tombstone', id: urls.tweet(e.tweetId) };
+    const audience = note ? { to: note.to, cc: note.cc } : { to: [AS_PUBLIC], cc: [`${channel}/followers`] };
+    const act = activity(type, `${urls.tweet(e.tweetId)}/${type.toLowerCase()}/${eventId}`, channel, object, audience);
+    const inboxes = await repo.followerInboxes(ownerId);
+    return ctx.db.transaction(async (tx) => ({ [type]: await enqueueDeliveries(tx, inboxes, act, { kind: 'channel', userId: ownerId }) }));
+  }
+
+  /**
+   * A deleted account: `Delete` of its channel (`Group`) and its account (`Person`), each signed by
+   * the actor deleted (its key outlives the account for this, migration 1047), object = actor, as
+   * Mastodon (`DeleteService` for an actor) and PeerTube (`processDeleteActivity`) expect.
+   */
+  async function accountDeleted(eventId: string, userId: string, inboxes: string[]) {
+    return ctx.db.transaction(async (tx) => {
+      const sent: Record<string, number> = {};
+      for (const kind of ['channel', 'account'] as const) {
+        const actor = kind === 'channel' ? urls.channel(userId) : urls.account(userId);
+        const act = activity('Delete', `${actor}/delete/${eventId}`, actor, actor, { to: [AS_PUBLIC] });
+        sent[kind] = await enqueueDeliveries(tx, inboxes, act, { kind, userId });
+      }
+      return sent;
+    });
   }
 
   return {
     name: 'federation',
     async handle(eventId, event) {
       if (!ctx.config.federation.enabled) return { skipped: 'federation off' };
-      if (event.kind === 'tweetPublished') return tweetPublished(eventId, event.tweetId);
+      if (event.kind === 'tweetPublished' || event.kind === 'tweetChanged') return tweetNoteActivity(eventId, event);
+      if (event.kind === 'accountDeleted') return accountDeleted(eventId, event.userId, event.inboxes);
       if (event.kind !== 'videoPublished' && event.kind !== 'videoChanged') return { skipped: event.kind };
       const video = await federation.videoDocument(event.videoId);
       return ctx.db.transaction(async (tx) => {

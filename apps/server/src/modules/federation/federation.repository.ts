@@ -1,7 +1,9 @@
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import { queryRows, type Executor } from '../../db/client.ts';
 import {
+  channelRemoteBlocks,
   federatedComments,
+  federationFlags,
   federatedVideos,
   federationAllowedHosts,
   federationBlocks,
@@ -14,6 +16,7 @@ import {
   remoteFollows,
   remoteVideoRates,
   remoteVideos,
+  remoteShares,
   remoteVideoUserRates,
   tweets,
   users,
@@ -334,6 +337,17 @@ export class FederationRepository {
     await this.db.delete(inboxSeen).where(sql`${inboxSeen.receivedAt} < now() - make_interval(days => ${days})`);
   }
 
+  /**
+   * A deleted account's key (detached, migration 1047) once its Delete is out: no `accountDeleted`
+   * event naming it waits for its fan-out, and no delivery it signs waits.
+   */
+  async pruneDetachedKeys(deliverQueue: string): Promise<void> {
+    await this.db.execute(sql`
+      DELETE FROM federation_keys k WHERE k.user_id IS NULL AND k.id <> 'instance'
+        AND NOT EXISTS (SELECT 1 FROM events e WHERE e.kind = 'accountDeleted' AND e.payload->>'userId' = k.id)
+        AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.queue = ${deliverQueue} AND j.status IN ('queued', 'running') AND j.payload->'signer'->>'userId' = k.id)`);
+  }
+
   async hostPausedUntil(host: string): Promise<Date | null> {
     const [row] = await this.db.select({ until: federationHosts.pausedUntil }).from(federationHosts).where(eq(federationHosts.host, host));
     return row?.until && row.until > new Date() ? row.until : null;
@@ -525,5 +539,72 @@ export class FederationRepository {
       )
       .orderBy(federatedComments.publishedAt, federatedComments.id)
       .limit(500);
+  }
+
+  // --- moderation across servers --------------------------------------------------------------
+
+  async channelBlocksActor(channelId: string, actorId: string): Promise<boolean> {
+    const rows = await this.db
+      .select({ one: sql`1` })
+      .from(channelRemoteBlocks)
+      .where(and(eq(channelRemoteBlocks.channelId, channelId), eq(channelRemoteBlocks.actorId, actorId)))
+      .limit(1);
+    return rows.length > 0;
+  }
+
+  async addChannelBlock(channelId: string, actorId: string): Promise<void> {
+    await this.db.insert(channelRemoteBlocks).values({ channelId, actorId }).onConflictDoNothing();
+  }
+
+  async removeChannelBlock(channelId: string, actorId: string): Promise<boolean> {
+    const rows = await this.db
+      .delete(channelRemoteBlocks)
+      .where(and(eq(channelRemoteBlocks.channelId, channelId), eq(channelRemoteBlocks.actorId, actorId)))
+      .returning({ actorId: channelRemoteBlocks.actorId });
+    return rows.length > 0;
+  }
+
+  /** A channel's blocked remote accounts, newest first (at most 500: a list to read, not to page). */
+  channelBlocks(channelId: string) {
+    return this.db
+      .select({ actor: remoteActors, blockedAt: channelRemoteBlocks.createdAt })
+      .from(channelRemoteBlocks)
+      .innerJoin(remoteActors, eq(remoteActors.id, channelRemoteBlocks.actorId))
+      .where(eq(channelRemoteBlocks.channelId, channelId))
+      .orderBy(desc(channelRemoteBlocks.createdAt))
+      .limit(500);
+  }
+
+  /** False when the user already forwarded a report on this object. */
+  async insertFlag(userId: string, objectUri: string): Promise<boolean> {
+    const rows = await this.db.insert(federationFlags).values({ userId, objectUri }).onConflictDoNothing().returning({ userId: federationFlags.userId });
+    return rows.length > 0;
+  }
+
+  /** Whether we have a tie with the host: one of its actors follows a channel here, or is followed from here. */
+  async hostKnown(host: string): Promise<boolean> {
+    const [row] = await queryRows<{ known: boolean }>(
+      this.db,
+      sql`SELECT EXISTS (SELECT 1 FROM remote_followers f JOIN remote_actors a ON a.id = f.actor_id WHERE a.host = ${host})
+              OR EXISTS (SELECT 1 FROM remote_follows f JOIN remote_actors a ON a.id = f.actor_id WHERE a.host = ${host}) AS known`,
+    );
+    return row!.known;
+  }
+
+  // --- shares (Announce) ------------------------------------------------------------------------
+
+  /** A remote actor's Announce of our video; a second one from the same actor replaces the first. */
+  async addShare(videoId: string, actorId: string, activityId: string): Promise<void> {
+    await this.db
+      .insert(remoteShares)
+      .values({ videoId, actorId, activityId })
+      .onConflictDoUpdate({ target: [remoteShares.videoId, remoteShares.actorId], set: { activityId } });
+  }
+
+  /** Its Undo, by the Announce's id (or the video shared, when the Undo names it). */
+  async removeShare(actorId: string, by: { activityId: string } | { videoId: string }): Promise<boolean> {
+    const match = 'activityId' in by ? eq(remoteShares.activityId, by.activityId) : eq(remoteShares.videoId, by.videoId);
+    const rows = await this.db.delete(remoteShares).where(and(eq(remoteShares.actorId, actorId), match)).returning({ videoId: remoteShares.videoId });
+    return rows.length > 0;
   }
 }

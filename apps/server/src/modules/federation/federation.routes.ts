@@ -1,13 +1,15 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { allowedHostBody, allowedHostQuery, federatedCommentBody, federatedCommentParams, federatedThreadQuery, federationBlockBody, federationBlockQuery, federationMessages, federationPolicyBody, followRemoteBody, pageQuery, rateRemoteBody, remoteActorParams, remoteVideoParams } from '@glimpse/contract';
+import { allowedHostBody, allowedHostQuery, channelRemoteBlockBody, remoteReportBody, federatedCommentBody, federatedCommentParams, federatedThreadQuery, federationBlockBody, federationBlockQuery, federationMessages, federationPolicyBody, followRemoteBody, pageQuery, rateRemoteBody, remoteActorParams, remoteVideoParams } from '@glimpse/contract';
 import type { AppContext, ModuleOptions } from '../../context.ts';
 import { loginFirst, permissionFirst, requirePermission, requireViewer } from '../../identity/viewer.ts';
 import { ApiError, notFound } from '../../lib/errors.ts';
+import { rateLimited } from '../../lib/rate-limit.ts';
 import { ok } from '../../lib/reply.ts';
 import { ACTIVITY_JSON, withContext } from './documents.ts';
 import { FederatedComments } from './federated-comments.ts';
+import { FederatedModeration } from './federated-moderation.ts';
 import { FederationService } from './federation.service.ts';
 import { InboxService } from './inbox.service.ts';
 
@@ -168,6 +170,23 @@ export const federationApiRoutes: FastifyPluginAsyncZod<ModuleOptions> = async (
       const viewer = requireViewer(request, federationMessages.loginRequired);
       return ok(reply, await comments.reply(viewer.id, request.params.commentId, request.body.content), 'Reply sent', 201);
     },
+  );
+
+  // Moderation across servers: reports forwarded as Flag, a channel's blocks of remote accounts (always the caller's channel).
+  const moderation = new FederatedModeration(ctx);
+  const me = (request: FastifyRequest) => requireViewer(request, federationMessages.loginRequired).id;
+  // Each report is a delivery to another server: limited as local reports are.
+  app.post('/federation/reports', { schema: { ...schema, body: remoteReportBody }, onRequest: login, config: rateLimited(ctx.config, 'report') }, async (request, reply) =>
+    ok(reply, await moderation.report(me(request), request.body), 'Report sent', 201),
+  );
+  app.get('/federation/channel-blocks', { schema, onRequest: login }, async (request, reply) =>
+    ok(reply, { blocks: await moderation.blocks(me(request)) }, 'Blocks fetched'),
+  );
+  app.post('/federation/channel-blocks', { schema: { ...schema, body: channelRemoteBlockBody }, onRequest: login }, async (request, reply) =>
+    ok(reply, await moderation.block(me(request), request.body.handle), 'Account blocked', 201),
+  );
+  app.delete('/federation/channel-blocks/:actorId', { schema: { ...schema, params: remoteActorParams }, onRequest: login }, async (request, reply) =>
+    ok(reply, await moderation.unblock(me(request), request.params.actorId), 'Account unblocked'),
   );
 
   const admin = { ...schema, tags: ['admin'] };

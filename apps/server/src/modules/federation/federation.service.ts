@@ -1,4 +1,4 @@
-import { federationMessages as m, type FederationBlock, type RemoteChannel, type RemoteVideo } from '@glimpse/contract';
+import { API_PREFIX, federationMessages as m, type FederationBlock, type RemoteChannel, type RemoteVideo } from '@glimpse/contract';
 import type { AppContext } from '../../context.ts';
 import { badRequest, forbidden, notFound, ApiError } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
@@ -20,7 +20,7 @@ import {
 } from './documents.ts';
 import { FederationRepository, type LocalChannel, type RemoteActorRow } from './federation.repository.ts';
 import { signRequest } from './http-signature.ts';
-import { httpUrl, parseRemoteActor } from './incoming.ts';
+import { httpUrl, parseHandle, parseRemoteActor } from './incoming.ts';
 import { RemoteFetchError, safeFetch } from './safe-fetch.ts';
 
 const OUTBOX_ITEMS = 20;
@@ -126,7 +126,23 @@ export class FederationService {
       updatedAt: v.updatedAt,
       thumbnailUrl: this.absolute(file(v.thumbnailKey)),
       hlsUrl: this.absolute(file(v.hlsKey)),
+      mp4: await this.progressiveFile(v),
     });
+  }
+
+  /**
+   * The progressive mp4 as a file Link: the playing route anyone who may see the video uses, its
+   * byte size read from storage (no column keeps it; the feeds' enclosures read it the same way),
+   * its height the rung it copies (the highest up to 720p, packages/media `progressiveRendition`).
+   */
+  private async progressiveFile(v: { id: string; progressiveKey: string | null; renditionsReady: string[]; height: number | null }) {
+    if (!v.progressiveKey) return null;
+    const size = await this.ctx.storage.bytesUnder(v.progressiveKey);
+    if (size <= 0) return null;
+    const rungs = v.renditionsReady.map((r) => Number.parseInt(r, 10)).filter((n) => Number.isFinite(n) && n > 0);
+    const upTo720 = rungs.filter((n) => n <= 720);
+    const height = upTo720.length > 0 ? Math.max(...upTo720) : rungs.length > 0 ? Math.min(...rungs) : Math.min(v.height ?? 0, 720);
+    return { url: this.urls.abs(`${API_PREFIX}/videos/video/${v.id}.mp4`), size, height };
   }
 
   async tweetDocument(tweetId: string) {
@@ -191,7 +207,7 @@ export class FederationService {
   async resolveHandle(handle: string): Promise<RemoteActorRow> {
     const text = handle.trim();
     if (/^https?:\/\//i.test(text)) return this.resolveActor(text);
-    const parsed = this.parseHandle(text);
+    const parsed = parseHandle(text);
     if (!parsed) throw badRequest(m.badHandle);
     const { name, host } = parsed;
     if (host === this.urls.host.toLowerCase()) throw badRequest(m.local);
@@ -207,11 +223,6 @@ export class FederationService {
     if (actor.host.toLowerCase() !== host) throw notFound(m.notFound);
     if (await this.repo.isBlocked(actor.host, actor.uri)) throw forbidden(m.blocked);
     return actor;
-  }
-
-  private parseHandle(text: string): { name: string; host: string } | null {
-    const match = /^@?([A-Za-z0-9\-_.:]{1,100})@([A-Za-z0-9.-]{1,253}(?::\d{1,5})?)$/.exec(text.trim());
-    return match ? { name: match[1]!, host: match[2]!.toLowerCase() } : null;
   }
 
   private async guard<T>(work: () => Promise<T>): Promise<T> {
@@ -320,7 +331,7 @@ export class FederationService {
       url.hash = '';
       block = { target: url.toString(), kind: 'actor' };
     } else if (text.includes('@')) {
-      const handle = this.parseHandle(text);
+      const handle = parseHandle(text);
       if (!handle) throw badRequest(m.badBlockTarget);
       const actor = await this.repo.remoteActorByHandle(handle.name, handle.host);
       if (!actor) throw notFound(m.unknownAccount);

@@ -4,7 +4,9 @@ import { ApiError } from '../../lib/errors.ts';
 import { newId, isUuid } from '../../lib/ids.ts';
 import { enqueueDeliveries, newActivityId } from './delivery.ts';
 import { activity, FederationUrls } from './documents.ts';
+import { ModerationRepository } from '../moderation/moderation.repository.ts';
 import { FederatedComments } from './federated-comments.ts';
+import { FederatedModeration } from './federated-moderation.ts';
 import { FederationRepository, type RemoteActorRow } from './federation.repository.ts';
 import type { FederationService } from './federation.service.ts';
 import { parseSignatureHeader, verifyRequest } from './http-signature.ts';
@@ -46,6 +48,7 @@ export class InboxService {
   private readonly urls: FederationUrls;
   private readonly repo: FederationRepository;
   private readonly comments: FederatedComments;
+  private readonly moderation: FederatedModeration;
 
   constructor(
     private readonly ctx: AppContext,
@@ -54,6 +57,7 @@ export class InboxService {
     this.urls = new FederationUrls(ctx.config.publicUrl);
     this.repo = new FederationRepository(ctx.db);
     this.comments = new FederatedComments(ctx);
+    this.moderation = new FederatedModeration(ctx);
   }
 
   /** Who signed the request: the stored actor of the key (unless `refetch`), else the actor fetched from the key's address. */
@@ -149,6 +153,11 @@ export class InboxService {
           if (videoId) await repo.rateLocalVideo(videoId, actor.id, 0, String(act.id));
           return 'unrated';
         }
+        if (inner?.type === 'Announce') {
+          const videoId = this.localVideoId(idOf(inner.object));
+          const removed = await repo.removeShare(actor.id, videoId ? { videoId } : { activityId: idOf(inner) ?? '' });
+          return removed ? 'unshared' : 'ignored';
+        }
         if (inner?.type === 'Follow' || typeof object === 'string') {
           const followId = idOf(object);
           const channelId = followId ? await repo.followerChannelByFollowId(actor.id, followId) : undefined;
@@ -189,9 +198,23 @@ export class InboxService {
         const target = httpUrl(idOf(object));
         if (!target) throw refuse(400, inboxMessages.badActivity);
         if (target.host !== actor.host) throw refuse(403, inboxMessages.foreignObject);
+        // An account deleted on its server (Delete of the actor itself): forgotten here with what it did.
+        if (target.toString() === actor.uri) {
+          await repo.purgeActors({ uri: actor.uri });
+          return 'actor deleted';
+        }
         if (await repo.deleteRemoteVideo(target.toString(), actor.host)) return 'deleted';
         return (await repo.deleteCommentByUri(target.toString(), actor.id)) ? 'deleted' : 'ignored';
       }
+      case 'Announce': {
+        // A share of one of our listed videos is kept (one per actor); Announces of anything else are not.
+        const videoId = this.localVideoId(idOf(object));
+        if (!videoId || !(await repo.listedVideo(videoId))) return 'ignored';
+        await repo.addShare(videoId, actor.id, String(act.id));
+        return 'shared';
+      }
+      case 'Flag':
+        return this.moderation.receiveFlag(repo, new ModerationRepository(tx), actor, act);
       default:
         return 'ignored';
     }

@@ -33,6 +33,12 @@ export function httpUrl(value: unknown): URL | null {
   }
 }
 
+/** `@name@host` or `name@host` (as PeerTube and Mastodon take it), or null. */
+export function parseHandle(text: string): { name: string; host: string } | null {
+  const match = /^@?([A-Za-z0-9\-_.:]{1,100})@([A-Za-z0-9.-]{1,253}(?::\d{1,5})?)$/.exec(text.trim());
+  return match ? { name: match[1]!, host: match[2]!.toLowerCase() } : null;
+}
+
 /** An id given as a string or as an object with an id. */
 export const idOf = (value: unknown): string | null =>
   typeof value === 'string' ? value : value && typeof value === 'object' && typeof (value as { id?: unknown }).id === 'string' ? (value as { id: string }).id : null;

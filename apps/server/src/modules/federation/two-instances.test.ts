@@ -1,14 +1,16 @@
 import net from 'node:net';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { remoteVideos, users, videos } from '../../db/schema.ts';
+import { federationKeys, remoteActors, remoteShares, remoteVideos, users, videos } from '../../db/schema.ts';
 import { newId } from '../../lib/ids.ts';
 import { createWorker } from '../../worker.ts';
 import { counterMismatches } from '../../../test/invariants.ts';
 import { bearer, createTestApp, createUser, createVideo, memoryLog, type TestContext } from '../../../test/harness.ts';
 import type { UserRow } from '../users/users.repository.ts';
 import { WatchedWordsService } from '../watched-words/watched-words.service.ts';
-import { keyFor } from './delivery.ts';
+import { AccountDeletionService } from '../accounts/account-deletion.service.ts';
+import { DELIVER_QUEUE, keyFor } from './delivery.ts';
+import { FederationRepository } from './federation.repository.ts';
 import { FederationUrls } from './documents.ts';
 import { newKeyPair, signRequest } from './http-signature.ts';
 
@@ -181,6 +183,58 @@ describe('two instances', () => {
     expect(await feedOfBob()).toHaveLength(0);
   });
 
+  it("A's channel block keeps B's account's comments out; B's report reaches A's moderation queue as a Flag", async () => {
+    const hostB = new URL(b.base).host;
+    const aliceAuth = await bearer(a.ctx, alice);
+    const bobAuth = await bearer(b.ctx, bob);
+    const video = await createVideo(a.ctx, alice, { privacy: 'private', title: 'Moderated' });
+    await a.app.inject({ method: 'PATCH', url: `/api/v1/videos/${video.id}/publish`, headers: aliceAuth, payload: { isPublished: true } });
+    await drain(a);
+    const remote = (await feedOfBob()).find((v) => v.title === 'Moderated')!;
+
+    // Alice blocks Bob (known on A from his earlier comment): his next comment is not kept.
+    const block = await a.app.inject({ method: 'POST', url: '/api/v1/federation/channel-blocks', headers: aliceAuth, payload: { handle: `@bob@${hostB}` } });
+    expect(block.statusCode).toBe(201);
+    expect(block.json().data).toMatchObject({ handle: `@bob@${hostB}` });
+    await b.app.inject({ method: 'POST', url: `/api/v1/federation/videos/${remote._id}/comments`, headers: bobAuth, payload: { content: 'Still here' } });
+    await drain(b);
+    const thread = await a.app.inject({ method: 'GET', url: `/api/v1/federation/comments?video=${video.id}`, headers: aliceAuth });
+    expect(thread.json().data.comments).toEqual([]);
+    const unblock = (actorId: string) => a.app.inject({ method: 'DELETE', url: `/api/v1/federation/channel-blocks/${actorId}`, headers: aliceAuth });
+    expect((await unblock(block.json().data.actorId)).statusCode).toBe(200);
+    expect((await unblock(block.json().data.actorId)).statusCode).toBe(404);
+
+    // Bob reports the video on B: a Flag from B's instance actor lands in A's queue, once.
+    const report = () =>
+      b.app.inject({ method: 'POST', url: '/api/v1/federation/reports', headers: bobAuth, payload: { targetKind: 'video', targetId: remote._id, reason: 'spam', text: 'Buy now' } });
+    expect((await report()).statusCode).toBe(201);
+    expect((await report()).statusCode).toBe(409);
+    await drain(b);
+    const moderator = await createUser(a.ctx, { role: 'moderator' });
+    const queue = await a.app.inject({ method: 'GET', url: '/api/v1/moderation/reports?kind=video', headers: await bearer(a.ctx, moderator) });
+    const item = queue.json().data.data.find((i: { targetId: string }) => i.targetId === video.id);
+    expect(item).toMatchObject({ reportCount: 1 });
+    expect(item.reports[0]).toMatchObject({ reason: 'spam', text: 'Spam: Buy now', reporter: { userName: `${hostB.replace(/[^A-Za-z0-9\-_.]/g, '_')}@${hostB}` } });
+  });
+
+  it("an account deleted on B sends Delete of its actors, signed by its kept key: A forgets its follow; B then drops the key", async () => {
+    const subscribers = async () => (await a.ctx.db.select({ n: users.subscriberCount }).from(users).where(eq(users.id, alice.id)))[0]!.n;
+    const before = await subscribers();
+    const erin = await createUser(b.ctx, { userName: 'erin' });
+    await b.app.inject({ method: 'POST', url: '/api/v1/federation/follows', headers: await bearer(b.ctx, erin), payload: { handle: `@alice@${new URL(a.base).host}` } });
+    await drain(b);
+    await drain(a);
+    expect(await subscribers()).toBe(before + 1);
+    const admin = await createUser(b.ctx, { role: 'admin' });
+    await new AccountDeletionService(b.ctx).deleteByAdmin(admin.id, erin.id);
+    await drain(b);
+    expect(await subscribers()).toBe(before);
+    expect(await a.ctx.db.select().from(remoteActors).where(eq(remoteActors.uri, `${b.base}/ap/accounts/${erin.id}`))).toEqual([]);
+    expect(await counterMismatches(a.ctx.db)).toEqual([]);
+    await new FederationRepository(b.ctx.db).pruneDetachedKeys(DELIVER_QUEUE);
+    expect(await b.ctx.db.select().from(federationKeys).where(eq(federationKeys.id, erin.id))).toEqual([]);
+  });
+
   describe("B's inbox refuses, storing nothing", () => {
     const urlsA = () => new FederationUrls(a.base);
     const inboxB = () => new URL(`${b.base}/ap/inbox`);
@@ -242,6 +296,19 @@ describe('two instances', () => {
       const del = { type: 'Delete', id: `${urlsA().base}/ap/activities/delete/${newId()}`, actor: account, object: object.id };
       expect((await send(del)).status).toBe(202);
       expect(await stored(id)).toBe(0);
+    });
+
+    it('an Announce of a public video of B counts as a share on B, once per actor; its Undo removes it', async () => {
+      const video = await createVideo(b.ctx, bob, { title: 'Shared' });
+      const shares = async () => (await b.ctx.db.select().from(remoteShares).where(eq(remoteShares.videoId, video.id))).length;
+      const announce = () => ({ type: 'Announce', id: `${urlsA().base}/ap/activities/announce/${newId()}`, actor: urlsA().channel(alice.id), object: `${b.base}/ap/videos/${video.id}` });
+      const first = announce();
+      expect((await post(first)).status).toBe(202);
+      expect((await post(announce())).status).toBe(202);
+      expect(await shares()).toBe(1);
+      const undo = { type: 'Undo', id: `${urlsA().base}/ap/activities/undo/${newId()}`, actor: urlsA().channel(alice.id), object: first };
+      expect((await post(undo)).status).toBe(202);
+      expect(await shares()).toBe(0);
     });
 
     it('a forged signature (another key under the channel keyId)', async () => {

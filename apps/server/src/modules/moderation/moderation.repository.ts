@@ -169,6 +169,21 @@ export class ModerationRepository {
     return id;
   }
 
+  /**
+   * A report from a remote actor (an incoming Flag); false when that actor already has one open on
+   * the target, or already has `maxOpenPerHost` open reports from its host (a server cannot flood the queue).
+   */
+  async insertRemoteReport(row: { reporterActorId: string; host: string; targetKind: ReportTargetKind; targetId: string; reason: ReportReason; text: string }, maxOpenPerHost: number): Promise<boolean> {
+    const { host, ...values } = row;
+    const [open] = await queryRows<{ n: number }>(
+      this.db,
+      sql`SELECT count(*)::int AS n FROM reports r JOIN remote_actors ra ON ra.id = r.reporter_actor_id WHERE r.state = 'open' AND ra.host = ${host}`,
+    );
+    if (open!.n >= maxOpenPerHost) return false;
+    const inserted = await this.db.insert(reports).values({ id: newId(), ...values }).onConflictDoNothing().returning({ id: reports.id });
+    return inserted.length > 0;
+  }
+
   private reportsWithTargets(where: SQL, tail: SQL): Promise<ReportWithTarget[]> {
     return queryRows<ReportWithTarget>(
       this.db,
@@ -232,8 +247,10 @@ export class ModerationRepository {
     const stateFilter = state === 'appealed' ? sql`` : sql`AND r.state = ${state}`;
     return queryRows<QueueReportRow>(
       this.db,
-      sql`SELECT r.id, r.reason, r.text, r.state, r.created_at, u.id AS reporter_id, u.user_name AS reporter_user_name
-          FROM reports r JOIN users u ON u.id = r.reporter_id
+      // A report from another server (an incoming Flag) names its remote account as name@host.
+      sql`SELECT r.id, r.reason, r.text, r.state, r.created_at, COALESCE(u.id, ra.id) AS reporter_id,
+            COALESCE(u.user_name, ra.preferred_username || '@' || ra.host) AS reporter_user_name
+          FROM reports r LEFT JOIN users u ON u.id = r.reporter_id LEFT JOIN remote_actors ra ON ra.id = r.reporter_actor_id
           WHERE r.target_kind = ${kind} AND r.target_id = ${id} ${stateFilter}
           ORDER BY r.created_at DESC, r.id DESC LIMIT ${limit}`,
     );

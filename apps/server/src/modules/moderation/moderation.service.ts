@@ -234,6 +234,8 @@ export class ModerationService {
       const wasListed = kind === 'video' && (await new VideosRepository(tx).isListed(id));
       await repo.setTakenDown(kind, id, down ? { actorId: actor.id, reason } : null);
       if (kind === 'video') await videoChanged(tx, { id, ownerId: row.owner_id }, wasListed);
+      // Federation sends Delete of a taken-down tweet's Note (Update once restored).
+      if (kind === 'tweet') await recordEvent(tx, { kind: 'tweetChanged', actorId: row.owner_id, tweetId: id });
       const reporters = down ? await repo.resolveOpen(kind, id, 'actioned', actor.id) : [];
       await repo.log({ actorId: actor.id, targetKind: kind, targetId: id, action: down ? 'take_down' : 'restore', reason, label: targetLabel(target) });
       const link = this.itemLink(target);

@@ -75,6 +75,12 @@ export function notificationEvents(ctx: AppContext): EventSubscriber {
     async videoChanged() {
       return { skipped: 'no notification' };
     },
+    async tweetChanged() {
+      return { skipped: 'no notification' };
+    },
+    async accountDeleted() {
+      return { skipped: 'no notification' };
+    },
     async videoPublished(eventId: string, e: EventOf<'videoPublished'>, job: JobContext) {
       const video = await videos.findRow(e.videoId);
       if (!video || !(await videos.isListed(e.videoId))) return { skipped: 'not listed' };

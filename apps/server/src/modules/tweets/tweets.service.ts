@@ -51,8 +51,13 @@ export class TweetsService {
     if (content === undefined && !form.imagePath) throw badRequest('Send new content or a new image');
     // New words are judged again: an edit with a watched word is held, one without is published.
     const reviewState = content === undefined ? undefined : await this.reviewStateOf(viewer, content);
+    // Federation hears of the edit (Update of the tweet's Note, or Delete when the edit is held).
+    const changed = (tx: Executor) => recordEvent(tx, { kind: 'tweetChanged', actorId: viewer.id, tweetId: id });
     if (!form.imagePath) {
-      await this.tweets.update(id, { content, reviewState });
+      await this.ctx.db.transaction(async (tx) => {
+        await new TweetsRepository(tx).update(id, { content, reviewState });
+        await changed(tx);
+      });
     } else {
       const imageKey = await saveImage(this.ctx.storage, form.imagePath, `${tweetImageFolder(id)}/`, IMAGE_BOX);
       const updated = await replaceFile(this.ctx.storage, this.ctx.db, imageKey, async (tx) => {
@@ -60,6 +65,7 @@ export class TweetsService {
         const row = await repo.lock(id);
         if (!row) return undefined;
         await repo.update(id, { content, imageKey, reviewState });
+        await changed(tx);
         return { oldKey: row.imageKey, result: true };
       });
       if (!updated) throw notFound(tweetMessages.notFound);
@@ -128,6 +134,7 @@ export class TweetsService {
       if (!tweet) throw notFound(tweetMessages.notFound);
       check(tweet);
       const count = await repo.deleteWithComments(id);
+      await recordEvent(tx, { kind: 'tweetChanged', actorId: tweet.ownerId, tweetId: id });
       await within?.(tx);
       return count;
     });

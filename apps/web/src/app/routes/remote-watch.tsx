@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Globe } from 'lucide-react';
+import { lazy, Suspense } from 'react';
 import { Link, useParams } from 'react-router';
 import { FederatedThread } from '@/components/media/federated-thread.tsx';
 import { Spinner } from '@/components/ui/spinner.tsx';
@@ -8,8 +9,12 @@ import { VideoPlayer } from '@/features/videos/components/video-player.tsx';
 import { errorMessage } from '@/lib/api-client.ts';
 import { remoteVideoOptions } from '@/lib/federation.ts';
 import { formatRelative } from '@/lib/format.ts';
+import { useStoredUser } from '@/lib/session.ts';
 import { t } from '@/lib/i18n/i18n.ts';
 import { useDocumentTitle } from '@/lib/use-document-title.ts';
+
+// Only for logged-in viewers, off the page's first load (as on our watch page).
+const ReportMenu = lazy(() => import('@/components/moderation/report-dialog.tsx').then((m) => ({ default: m.ReportMenu })));
 
 /**
  * A video of another server (issue #35): our player, its HLS fetched from its origin (the CSP allows
@@ -18,6 +23,7 @@ import { useDocumentTitle } from '@/lib/use-document-title.ts';
 export default function RemoteWatchRoute() {
   const { videoId = '' } = useParams();
   const q = useQuery(remoteVideoOptions(videoId));
+  const me = useStoredUser();
   useDocumentTitle(q.data?.title ?? t('federation.remoteVideo'));
   if (q.isPending) return <Spinner label={t('federation.loadingVideo')} />;
   if (q.isError)
@@ -45,7 +51,7 @@ export default function RemoteWatchRoute() {
           {' · '}
           {formatRelative(video.publishedAt)}
         </p>
-        <p className="mt-1 flex flex-wrap items-center gap-x-3 gap-y-1 text-sm text-fg-muted">
+        <div className="mt-1 flex flex-wrap items-center gap-x-3 gap-y-1 text-sm text-fg-muted">
           <span className="flex items-center gap-1">
             <Globe className="size-4" aria-hidden />
             {t('federation.fromHost', { host: video.fromHost })}
@@ -53,7 +59,12 @@ export default function RemoteWatchRoute() {
           <a href={video.originalUrl} rel="noopener noreferrer nofollow" className="text-link hover:underline">
             {t('federation.openOriginal', { host: video.fromHost })}
           </a>
-        </p>
+          {me && (
+            <Suspense fallback={null}>
+              <ReportMenu kind="video" id={video._id} label={t('watch.moreActions')} remote />
+            </Suspense>
+          )}
+        </div>
         {video.description && <p className="mt-3 text-sm whitespace-pre-line [overflow-wrap:anywhere]">{video.description}</p>}
         <FederatedThread videoId={video._id} remote />
       </div>

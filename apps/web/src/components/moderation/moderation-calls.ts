@@ -5,10 +5,11 @@ import { api } from '@/lib/api-client.ts';
 /** The reporter's own list (My reports), read again after each report. */
 export const myReportsKey = ['reports', 'mine'] as const;
 
-export function useReport() {
+/** `remote`: a video or comment of another server, whose report is forwarded to it (issue #35). */
+export function useReport(remote = false) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (body: CreateReportBody) => api.post<Report>('reports', body),
+    mutationFn: (body: CreateReportBody) => api.post<Report | { object: string }>(remote ? 'federation/reports' : 'reports', body),
     onSuccess: () => client.invalidateQueries({ queryKey: myReportsKey }),
   });
 }

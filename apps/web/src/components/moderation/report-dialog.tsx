@@ -21,12 +21,12 @@ export const reasonLabels: Record<ReportReason, MessageKey> = {
   other: 'reason.other',
 };
 
-/** The report form: a reason (radio buttons) and an optional text. */
-export function ReportDialog({ kind, id, open, onClose }: { kind: ReportTargetKind; id: string; open: boolean; onClose: () => void }) {
+/** The report form: a reason (radio buttons) and an optional text. `remote`: the item is on another server, which gets the report. */
+export function ReportDialog({ kind, id, open, onClose, remote = false }: { kind: ReportTargetKind; id: string; open: boolean; onClose: () => void; remote?: boolean }) {
   const [reason, setReason] = useState<ReportReason | null>(null);
   const [text, setText] = useState('');
   const [error, setError] = useState<string | null>(null);
-  const report = useReport();
+  const report = useReport(remote);
 
   const close = () => {
     setReason(null);
@@ -52,6 +52,7 @@ export function ReportDialog({ kind, id, open, onClose }: { kind: ReportTargetKi
   return (
     <Dialog open={open} onClose={close} title={t(titles[kind])}>
       <form onSubmit={submit} className="flex flex-col gap-4" noValidate>
+        {remote && <p className="text-sm text-fg-muted">{t('mod.remoteReport')}</p>}
         <fieldset className="flex flex-col gap-1">
           <legend className="mb-1 text-sm font-medium text-fg-muted">{t('mod.why')}</legend>
           {reportReasons.map((r) => (
@@ -69,13 +70,13 @@ export function ReportDialog({ kind, id, open, onClose }: { kind: ReportTargetKi
 }
 
 /** A ⋮ menu whose one entry reports the item (for logged-in viewers who do not own it). */
-export function ReportMenu({ kind, id, label }: { kind: ReportTargetKind; id: string; label: string }) {
+export function ReportMenu({ kind, id, label, remote = false }: { kind: ReportTargetKind; id: string; label: string; remote?: boolean }) {
   const [menuOpen, setMenuOpen] = useState(false);
   const [dialogOpen, setDialogOpen] = useState(false);
   return (
     <>
       <ActionMenu label={label} open={menuOpen} onToggle={() => setMenuOpen((o) => !o)} onClose={() => setMenuOpen(false)} onReport={() => setDialogOpen(true)} />
-      <ReportDialog kind={kind} id={id} open={dialogOpen} onClose={() => setDialogOpen(false)} />
+      <ReportDialog kind={kind} id={id} open={dialogOpen} onClose={() => setDialogOpen(false)} remote={remote} />
     </>
   );
 }

@@ -102,6 +102,24 @@ describe('following a channel of another server', () => {
     expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ content: 'Hello from here' });
   });
 
+  it('a user reports a remote video: the report goes to the federation route, which forwards it to its server', async () => {
+    signInAs();
+    const calls = fakeApi((url, init) => {
+      if (url.pathname === `/api/v1/federation/videos/${video._id}`) return { data: { video } };
+      if (url.pathname === '/api/v1/federation/comments') return { data: { comments: [] } };
+      if (url.pathname === '/api/v1/federation/reports' && init.method === 'POST') return { status: 201, data: { object: 'https://a.example/ap/videos/x' }, message: 'Report sent' };
+      return me(url);
+    });
+    renderApp(`/remote/video/${video._id}`);
+    await userEvent.click(await screen.findByRole('button', { name: 'More video actions' }));
+    await userEvent.click(screen.getByRole('menuitem', { name: 'Report' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Report video' });
+    expect(within(dialog).getByText('It is on another server: your report goes to its moderators, without your name.')).toBeInTheDocument();
+    await userEvent.click(within(dialog).getByRole('radio', { name: 'Spam' }));
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Report' }));
+    await waitFor(() => expect(calls.find((c) => c.url.pathname === '/api/v1/federation/reports')?.body).toEqual({ targetKind: 'video', targetId: video._id, reason: 'spam' }));
+  });
+
   it("the Subscriptions page lists the followed remote channels' videos, from their host", async () => {
     signInAs();
     fakeApi((url) => {

@@ -429,6 +429,7 @@ export const en = {
   'mod.reportTweet': 'Report tweet',
   'mod.reportChannel': 'Report channel',
   'mod.why': 'Why are you reporting it?',
+  'mod.remoteReport': 'It is on another server: your report goes to its moderators, without your name.',
   'mod.details': 'Details (optional)',
   'reason.spam': 'Spam',
   'reason.harassment': 'Harassment',

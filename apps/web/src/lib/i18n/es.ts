@@ -428,6 +428,7 @@ const es: Messages = {
   'mod.reportTweet': 'Denunciar tuit',
   'mod.reportChannel': 'Denunciar canal',
   'mod.why': '¿Por qué lo denuncias?',
+  'mod.remoteReport': 'Está en otro servidor: tu denuncia se envía a sus moderadores, sin tu nombre.',
   'mod.details': 'Detalles (opcional)',
   'reason.spam': 'Spam o contenido no deseado',
   'reason.harassment': 'Acoso',

@@ -428,6 +428,7 @@ const fr: Messages = {
   'mod.reportTweet': 'Signaler le tweet',
   'mod.reportChannel': 'Signaler la chaîne',
   'mod.why': 'Pourquoi le signalez-vous ?',
+  'mod.remoteReport': 'Il est sur un autre serveur : votre signalement est envoyé à ses modérateurs, sans votre nom.',
   'mod.details': 'Détails (facultatif)',
   'reason.spam': 'Spam ou contenu indésirable',
   'reason.harassment': 'Harcèlement',
