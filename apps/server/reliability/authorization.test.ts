@@ -114,6 +114,22 @@ async function remoteVideo() {
 }
 
 const cases: Record<string, Case> = {
+  // Moderation across servers (issue #35): the caller's own blocks and reports.
+  'POST /api/v1/federation/channel-blocks': { build: async () => ({ url: '/federation/channel-blocks', body: { handle: (await remoteActor()).uri } }), other: null, owner: 201 },
+  'DELETE /api/v1/federation/channel-blocks/:actorId': {
+    build: async (o) => {
+      const actor = await remoteActor();
+      expect((await call(t, 'POST', '/federation/channel-blocks', { as: o, body: { handle: actor.uri } })).status).toBe(201);
+      return { url: `/federation/channel-blocks/${actor.id}` };
+    },
+    other: null,
+    owner: 200,
+  },
+  'POST /api/v1/federation/reports': {
+    build: async () => ({ url: '/federation/reports', body: { targetKind: 'video', targetId: (await remoteVideo()).id, reason: 'spam', text: 'Buy now' } }),
+    other: null,
+    owner: 201,
+  },
   // Lives (issue #36): only their creator changes them; staff have no right here (lives.test.ts).
   'POST /api/v1/lives': { build: async () => ({ url: '/lives', body: { title: 'On air' } }), other: null, owner: 201 },
   'PATCH /api/v1/lives/:liveId': { build: async (o) => ({ url: `/lives/${await newLive(o)}`, body: { title: 'Renamed' } }), other: 403, owner: 200 },

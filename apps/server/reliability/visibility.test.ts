@@ -157,6 +157,7 @@ const videoFree: Record<string, string> = {
   'GET /api/v1/admin/federation/blocks': 'blocked hosts and remote accounts, admins only (authorization.test.ts)',
   'GET /api/v1/admin/federation/policy': 'federation mode and allowed hosts, admins only (authorization.test.ts)',
   'GET /api/v1/config': 'public limits and flags',
+  'GET /api/v1/federation/channel-blocks': "the caller's own blocks of remote accounts, login only: no video",
   'GET /api/v1/lives': "the caller's own lives, login only (lives.test.ts): no video",
   'GET /api/v1/lives/:liveId': 'a live, not a video; a private one is 404 to everyone but its owner (lives.test.ts)',
   'GET /api/v1/lives/:liveId/hls/:sessionId/:access/*': "a live's playlists and segments; a private live's need its owner's access key in the path (lives.test.ts)",

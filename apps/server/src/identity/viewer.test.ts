@@ -176,6 +176,11 @@ const loginOnly: Record<string, Case> = {
   'PATCH /api/v1/lives/:liveId': { url: (s) => `/lives/${s.video}`, body: () => ({ title: 'Renamed' }) },
   'DELETE /api/v1/lives/:liveId': { url: (s) => `/lives/${s.video}` },
   'POST /api/v1/lives/:liveId/key': { url: (s) => `/lives/${s.video}/key` },
+  // Moderation across servers (issue #35): the caller's own blocks and reports.
+  'GET /api/v1/federation/channel-blocks': { url: () => '/federation/channel-blocks' },
+  'POST /api/v1/federation/channel-blocks': { url: () => '/federation/channel-blocks', body: () => ({ handle: '@someone@remote.example' }) },
+  'DELETE /api/v1/federation/channel-blocks/:actorId': { url: (s) => `/federation/channel-blocks/${s.video}` },
+  'POST /api/v1/federation/reports': { url: () => '/federation/reports', body: (s) => ({ targetKind: 'video', targetId: s.video, reason: 'spam', text: 'Buy now' }) },
   // Federation admin (issue #35): 401 for visitors like any login-only call, 403 for non-admins.
   'GET /api/v1/admin/federation/blocks': { url: () => '/admin/federation/blocks' },
   'POST /api/v1/admin/federation/blocks': { url: () => '/admin/federation/blocks', body: () => ({ target: 'bad.example' }) },
