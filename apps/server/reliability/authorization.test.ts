@@ -135,6 +135,8 @@ const cases: Record<string, Case> = {
   'PATCH /api/v1/lives/:liveId': { build: async (o) => ({ url: `/lives/${await newLive(o)}`, body: { title: 'Renamed' } }), other: 403, owner: 200 },
   'DELETE /api/v1/lives/:liveId': { build: async (o) => ({ url: `/lives/${await newLive(o)}` }), other: 403, owner: 200 },
   'POST /api/v1/lives/:liveId/key': { build: async (o) => ({ url: `/lives/${await newLive(o)}/key` }), other: 403, owner: 200 },
+  'PUT /api/v1/lives/:liveId/thumbnail': { build: async (o) => ({ url: `/lives/${await newLive(o)}/thumbnail`, body: form({ image: png() }) }), other: 403, owner: 200 },
+  'DELETE /api/v1/lives/:liveId/thumbnail': { build: async (o) => ({ url: `/lives/${await newLive(o)}/thumbnail` }), other: 403, owner: 200 },
   // Federation (issue #35): each acts on the caller's own follows, ratings and comments.
   'POST /api/v1/federation/follows': { build: async () => ({ url: '/federation/follows', body: { handle: (await remoteActor()).uri } }), other: null, owner: 200 },
   'DELETE /api/v1/federation/follows/:actorId': {

@@ -162,6 +162,7 @@ const videoFree: Record<string, string> = {
   'GET /api/v1/lives/:liveId': 'a live, not a video; a private one is 404 to everyone but its owner (lives.test.ts)',
   'GET /api/v1/lives/:liveId/hls/:sessionId/:access/*': "a live's playlists and segments; a private live's need its owner's access key in the path (lives.test.ts)",
   'GET /api/v1/lives/:liveId/chat/stream': 'chat events of a live the viewer may open, 404 otherwise (live-chat.test.ts)',
+  'GET /api/v1/lives/:liveId/thumbnail/:access/:file': "a live's own thumbnail, not a video's; a private live's needs its owner's access key in the path (lives.test.ts)",
   'GET /api/v1/comments/live/:entityId': 'comments on a live the viewer may open, 404 otherwise (live-chat.test.ts)',
   'GET /api/v1/admin/settings': 'instance settings, admins only (authorization.test.ts)',
   'GET /api/v1/admin/overview': 'staff only (authorization.test.ts): counts and failed videos for moderators',

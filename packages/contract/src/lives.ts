@@ -47,6 +47,8 @@ export const live = z.object({
   viewers: z.number().int().nullable(),
   /** The replay video of the last session, once made. */
   replayVideoId: z.string().nullable(),
+  /** The live's own thumbnail (a URL; a private live's carries its owner's access key), or null. */
+  thumbnail: z.string().nullable(),
   createdAt: z.string(),
 });
 export type Live = z.infer<typeof live>;
@@ -64,6 +66,13 @@ export const liveHlsParams = z.object({
   '*': z.string().regex(/^(master\.m3u8|[a-z0-9]{1,12}\/(index\.m3u8|seg_\d{6}\.ts))$/, 'Unknown file'),
 });
 
+/** A live's thumbnail file: the access part as for its HLS, then the stored file's name. */
+export const liveThumbnailParams = z.object({
+  liveId: id,
+  access: z.string().regex(/^(pub|k-[\w-]{32})$/, 'Unknown file'),
+  file: z.string().regex(/^thumb-[0-9a-f-]{36}\.(png|jpg)$/, 'Unknown file'),
+});
+
 export const liveMessages = {
   loginRequired: 'Please login to manage your lives',
   created: 'Live created successfully',
@@ -76,4 +85,7 @@ export const liveMessages = {
   notOwner: 'You can only manage your own lives',
   disabled: 'Lives are not enabled on this instance',
   onAir: 'A live cannot be deleted while it is on air',
+  thumbnailSet: 'Live thumbnail updated successfully',
+  thumbnailRemoved: 'Live thumbnail removed successfully',
+  thumbnailMissing: 'Please choose an image for the thumbnail',
 } as const;

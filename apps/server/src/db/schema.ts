@@ -628,6 +628,8 @@ export const lives = pgTable('lives', {
   endedAt: ts('ended_at'),
   heartbeatAt: ts('heartbeat_at'),
   replayVideoId: uuid('replay_video_id').references(() => videos.id, { onDelete: 'set null' }),
+  /** The live's own thumbnail (migration 1054), under lives/{id}/. */
+  thumbnailKey: text('thumbnail_key'),
   createdAt: created(),
 });
 

@@ -71,6 +71,7 @@ const open: Record<string, Case> = {
   'GET /api/v1/lives/:liveId': { url: (s) => `/lives/${s.video}` },
   'GET /api/v1/lives/:liveId/hls/:sessionId/:access/*': { url: (s) => `/lives/${s.video}/hls/${s.video}/pub/master.m3u8` },
   'GET /api/v1/lives/:liveId/chat/stream': { url: (s) => `/lives/${s.video}/chat/stream` },
+  'GET /api/v1/lives/:liveId/thumbnail/:access/:file': { url: (s) => `/lives/${s.video}/thumbnail/pub/thumb-${s.video}.png` },
   'GET /api/v1/comments/live/:entityId': { url: (s) => `/comments/live/${s.video}` },
   // Federation (issue #35): remote channels, videos and comments anyone may read.
   'GET /api/v1/federation/channels/:actorId': { url: (s) => `/federation/channels/${s.video}` },
@@ -176,6 +177,8 @@ const loginOnly: Record<string, Case> = {
   'PATCH /api/v1/lives/:liveId': { url: (s) => `/lives/${s.video}`, body: () => ({ title: 'Renamed' }) },
   'DELETE /api/v1/lives/:liveId': { url: (s) => `/lives/${s.video}` },
   'POST /api/v1/lives/:liveId/key': { url: (s) => `/lives/${s.video}/key` },
+  'PUT /api/v1/lives/:liveId/thumbnail': { url: (s) => `/lives/${s.video}/thumbnail` },
+  'DELETE /api/v1/lives/:liveId/thumbnail': { url: (s) => `/lives/${s.video}/thumbnail` },
   // Moderation across servers (issue #35): the caller's own blocks and reports.
   'GET /api/v1/federation/channel-blocks': { url: () => '/federation/channel-blocks' },
   'POST /api/v1/federation/channel-blocks': { url: () => '/federation/channel-blocks', body: () => ({ handle: '@someone@remote.example' }) },

@@ -99,7 +99,7 @@ describe('live ingest (real RTMP from the bundled engine)', () => {
     // On failure, the ingest's log says what happened to the sessions.
     expect(await push(`${base}/${second.streamKey}`, 1), JSON.stringify(log.lines)).not.toBe(0);
     const refusals = log.lines.filter((l) => l.msg === 'rtmp publish refused').map((l) => l.obj.reason);
-    expect(refusals).toEqual(expect.arrayContaining(['Invalid stream key', 'You can have 1 live(s) on air at a time']));
+    expect(refusals).toEqual(expect.arrayContaining(['Invalid stream key', 'You can have 1 live on air at a time']));
     expect(log.lines.some((l) => l.msg === 'rtmp connection refused' && l.obj.reason === 'not an RTMP handshake')).toBe(true);
     // The refused codec ended its session without a segment: B waits, unharmed, for a real stream.
     await until('B to be given back', async () => ((await state(b.live._id)).state === 'waiting' ? true : undefined));

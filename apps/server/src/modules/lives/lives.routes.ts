@@ -1,10 +1,13 @@
+import path from 'node:path';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { liveBody, liveHlsParams, liveMessages, liveParams, livePatch, pageQuery } from '@glimpse/contract';
+import { liveBody, liveHlsParams, liveMessages, liveParams, livePatch, liveThumbnailParams, pageQuery } from '@glimpse/contract';
 import type { ModuleOptions } from '../../context.ts';
 import { loginFirst, requireViewer } from '../../identity/viewer.ts';
 import { openEventStream } from '../../http/event-stream.ts';
-import { tooMany } from '../../lib/errors.ts';
+import { badRequest, tooMany } from '../../lib/errors.ts';
+import { readMultipart } from '../../lib/multipart.ts';
 import { ok } from '../../lib/reply.ts';
+import { PRIVATE_CACHE } from '../media-links/media-links.ts';
 import { sendStored } from '../media-links/send-stored.ts';
 import { LiveChat, MAX_CHAT_STREAMS } from './live-chat.ts';
 import { liveSessionPrefix, LivesService } from './lives.service.ts';
@@ -50,6 +53,32 @@ export const livesRoutes: FastifyPluginAsyncZod<ModuleOptions> = async (app, { c
   app.post('/lives/:liveId/key', { schema: { ...schema, params: liveParams }, onRequest }, async (request, reply) =>
     ok(reply, await service.regenerateKey(me(request), request.params.liveId), liveMessages.keyRegenerated),
   );
+
+  // The live's thumbnail (ADR 024): multipart field `image`, checked and re-encoded as a video's.
+  app.put('/lives/:liveId/thumbnail', { schema: { ...schema, params: liveParams }, onRequest }, async (request, reply) => {
+    const viewerId = me(request);
+    // Ownership first: a stranger's upload is not even read to disk.
+    await service.checkOwner(viewerId, request.params.liveId);
+    const form = await readMultipart(request, path.join(ctx.config.dataDir, 'tmp'), { image: { limitMb: ctx.config.limits.thumbnailMb } });
+    try {
+      const image = form.files.image;
+      if (!image) throw badRequest(liveMessages.thumbnailMissing);
+      return ok(reply, await service.setThumbnail(viewerId, request.params.liveId, image.path), liveMessages.thumbnailSet);
+    } finally {
+      await form.cleanup();
+    }
+  });
+
+  app.delete('/lives/:liveId/thumbnail', { schema: { ...schema, params: liveParams }, onRequest }, async (request, reply) =>
+    ok(reply, await service.setThumbnail(me(request), request.params.liveId, null), liveMessages.thumbnailRemoved),
+  );
+
+  // A new thumbnail gets a new file name, so a public one may be cached for long; a private live's never is.
+  app.get('/lives/:liveId/thumbnail/:access/:file', { schema: { tags: ['lives'], params: liveThumbnailParams } }, async (request, reply) => {
+    const { liveId, access, file } = request.params;
+    const { key, privacy } = await service.thumbnail(access, liveId, file);
+    return sendStored(ctx, request, reply, key, { 'cache-control': privacy === 'public' ? 'public, max-age=3600' : PRIVATE_CACHE });
+  });
 
   // The live HLS: playlists change every segment, so no cache keeps one longer than a second;
   // a segment never changes once written, but only a public live's may sit in a shared cache.

@@ -5,6 +5,8 @@ import { recordEvent } from '../../events/events.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { liveVisibleTo } from '../../policy/visibility.ts';
+import { replaceFile, storeImage } from '../../storage/images.ts';
+import { prepareThumbnail } from '../videos/thumbnail.ts';
 import { LivesRepository, type LiveRow } from './lives.repository.ts';
 
 /** A stream key is `<live id>.<secret>`: the id finds the live, the secret is compared by hash. */
@@ -35,6 +37,12 @@ const VIEWER_SECONDS = 30;
 const VIEWER_WRITE_MS = 10_000;
 const VIEWER_WRITES_KEPT = 20_000;
 
+/** Where a live's files live in the storage (deleted with the live). */
+export const livePrefix = (liveId: string) => `lives/${liveId}`;
+
+/** The stored file's name, which is also the last part of the thumbnail's URL. */
+const thumbnailFile = (key: string) => key.slice(key.lastIndexOf('/') + 1);
+
 /** Where a session's files live in the storage. */
 export const liveSessionPrefix = (liveId: string, sessionId: string) => `lives/${liveId}/${sessionId}`;
 
@@ -48,7 +56,16 @@ export function liveAccess(secret: string, row: Pick<LiveRow, 'id' | 'privacy'>,
   return `k-${createHmac('sha256', secret).update(`live-hls\0${row.id}\0${sessionId}`).digest('base64url').slice(0, 32)}`;
 }
 
-export function presentLive(row: LiveRow, viewers: number | null = null, access = 'pub'): Live {
+/**
+ * A thumbnail's URL carries the same kind of access part as the HLS (`pub`, or for a private live a
+ * key keyed on the file's name), because an <img> or a poster is loaded without the login.
+ */
+function liveThumbnailUrl(secret: string, row: LiveRow, key: string): string {
+  const file = thumbnailFile(key);
+  return `/api/v1/lives/${row.id}/thumbnail/${liveAccess(secret, row, file)}/${file}`;
+}
+
+export function presentLive(secret: string, row: LiveRow, viewers: number | null = null, access = 'pub'): Live {
   return {
     _id: row.id,
     ownerId: row.ownerId,
@@ -64,9 +81,13 @@ export function presentLive(row: LiveRow, viewers: number | null = null, access 
     hlsUrl: onAir(row) && row.sessionId ? `/api/v1/lives/${row.id}/hls/${row.sessionId}/${access}/master.m3u8` : null,
     viewers: onAir(row) ? viewers : null,
     replayVideoId: row.replayVideoId,
+    thumbnail: row.thumbnailKey ? liveThumbnailUrl(secret, row, row.thumbnailKey) : null,
     createdAt: row.createdAt.toISOString(),
   };
 }
+
+/** "1 live", "2 lives": the refusals are read by people. */
+const countLives = (n: number) => `${n} ${n === 1 ? 'live' : 'lives'}`;
 
 /** Why a publish is refused, in words the creator sees in their encoder's log. */
 export type SessionStart = { refuse: string } | { live: LiveRow; sessionId: string; maxSeconds: number };
@@ -106,32 +127,81 @@ export class LivesService {
     const id = newId();
     const { key, hash } = newKey(id);
     const row = await this.repo.insert({ id, ownerId: viewerId, ...body, keyHash: hash });
-    return { live: presentLive(row), rtmpUrl: this.rtmpUrl(), streamKey: key };
+    return { live: presentLive(this.ctx.config.jwtSecret, row), rtmpUrl: this.rtmpUrl(), streamKey: key };
   }
 
   async list(viewerId: string, q: PageQuery): Promise<Live[]> {
     const rows = await this.repo.listByOwner(viewerId, q.limit, (q.page - 1) * q.limit);
-    return rows.map((row) => presentLive(row, null, this.access(row)));
+    return rows.map((row) => presentLive(this.ctx.config.jwtSecret, row, null, this.access(row)));
   }
 
   /** A live as the viewer may see it: a private one is "not found" to anyone but its owner. */
   async get(viewerId: string | null, liveId: string): Promise<Live> {
     const row = await this.repo.find(liveId);
     if (!row || !liveVisibleTo(row, viewerId)) throw notFound(liveMessages.notFound);
-    return presentLive(row, onAir(row) ? await this.repo.viewers(liveId, VIEWER_SECONDS) : null, this.access(row));
+    return presentLive(this.ctx.config.jwtSecret, row, onAir(row) ? await this.repo.viewers(liveId, VIEWER_SECONDS) : null, this.access(row));
   }
 
   async update(viewerId: string, liveId: string, patch: LivePatch): Promise<Live> {
     await this.owned(viewerId, liveId);
     const row = (await this.repo.update(liveId, patch))!;
-    return presentLive(row, null, this.access(row));
+    return presentLive(this.ctx.config.jwtSecret, row, null, this.access(row));
   }
 
   async remove(viewerId: string, liveId: string): Promise<void> {
     const row = await this.owned(viewerId, liveId);
     if (onAir(row)) throw conflict(liveMessages.onAir);
     await this.repo.delete(liveId);
-    await this.ctx.storage.deletePrefix(`lives/${liveId}`);
+    await this.ctx.storage.deletePrefix(livePrefix(liveId));
+  }
+
+  /** Ownership alone, so a route reads no upload from a stranger. */
+  async checkOwner(viewerId: string, liveId: string): Promise<void> {
+    await this.owned(viewerId, liveId);
+  }
+
+  /**
+   * Sets (imagePath) or removes (null) the live's thumbnail: checked and re-encoded as a video's
+   * thumbnail before anything changes; the file it replaces is deleted.
+   */
+  async setThumbnail(viewerId: string, liveId: string, imagePath: string | null): Promise<Live> {
+    await this.owned(viewerId, liveId);
+    if (imagePath === null) {
+      const row = await this.ctx.db.transaction(async (tx) => {
+        const repo = new LivesRepository(tx);
+        const locked = await repo.lock(liveId);
+        if (!locked) return undefined;
+        await repo.update(liveId, { thumbnailKey: null });
+        return locked;
+      });
+      if (!row) throw notFound(liveMessages.notFound);
+      if (row.thumbnailKey) await this.ctx.storage.delete(row.thumbnailKey);
+    } else {
+      const image = await prepareThumbnail(imagePath);
+      const key = await storeImage(this.ctx.storage, `${livePrefix(liveId)}/thumb-`, image);
+      const done = await replaceFile(this.ctx.storage, this.ctx.db, key, async (tx) => {
+        const repo = new LivesRepository(tx);
+        const locked = await repo.lock(liveId);
+        if (!locked) return undefined;
+        await repo.update(liveId, { thumbnailKey: key });
+        return { oldKey: locked.thumbnailKey, result: true };
+      });
+      if (!done) throw notFound(liveMessages.notFound);
+    }
+    const row = (await this.repo.find(liveId))!;
+    return presentLive(this.ctx.config.jwtSecret, row, null, this.access(row));
+  }
+
+  /** The stored key of the thumbnail `file`, if `access` opens it (as for the HLS); 404 otherwise. */
+  async thumbnail(access: string, liveId: string, file: string): Promise<{ key: string; privacy: LiveRow['privacy'] }> {
+    const row = await this.repo.find(liveId);
+    const current = row?.thumbnailKey ? thumbnailFile(row.thumbnailKey) : undefined;
+    const expected = row && current === file ? Buffer.from(liveAccess(this.ctx.config.jwtSecret, row, file)) : undefined;
+    const given = Buffer.from(access);
+    if (!row?.thumbnailKey || !expected || expected.length !== given.length || !timingSafeEqual(expected, given)) {
+      throw notFound(liveMessages.notFound);
+    }
+    return { key: row.thumbnailKey, privacy: row.privacy };
   }
 
   /** A new key; the old one stops working at once (a session on air goes on until it ends). */
@@ -140,7 +210,7 @@ export class LivesService {
     await this.owned(viewerId, liveId);
     const { key, hash } = newKey(liveId);
     const row = await this.repo.update(liveId, { keyHash: hash });
-    return { live: presentLive(row!), rtmpUrl: this.rtmpUrl(), streamKey: key };
+    return { live: presentLive(this.ctx.config.jwtSecret, row!), rtmpUrl: this.rtmpUrl(), streamKey: key };
   }
 
   /**
@@ -167,8 +237,8 @@ export class LivesService {
       // A session whose worker died (stale heartbeat) does not use up a one-off live.
       if (row.state === 'ended') return { refuse: 'This live has ended; create a new live or make it permanent' };
       const busy = await repo.onAir(row.ownerId, STALE_SESSION_MS);
-      if (busy.all >= settings.maxLivesPerInstance) return { refuse: `This instance allows ${settings.maxLivesPerInstance} live(s) at a time; try again later` };
-      if (busy.owner >= settings.maxLivesPerUser) return { refuse: `You can have ${settings.maxLivesPerUser} live(s) on air at a time` };
+      if (busy.all >= settings.maxLivesPerInstance) return { refuse: `This instance allows ${countLives(settings.maxLivesPerInstance)} at a time; try again later` };
+      if (busy.owner >= settings.maxLivesPerUser) return { refuse: `You can have ${countLives(settings.maxLivesPerUser)} on air at a time` };
       const sessionId = newId();
       const now = new Date();
       const live = await repo.update(liveId, { state: 'live', sessionId, startedAt: now, endedAt: null, heartbeatAt: now });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { liveMessages } from '@glimpse/contract';
-import { createTestApp, createUser, memoryLog, type TestContext } from '../../../test/harness.ts';
+import { createTestApp, createUser, memoryLog, TINY_PNG, type TestContext } from '../../../test/harness.ts';
 import { sql } from 'drizzle-orm';
 import { call, expectError, MISSING_ID, rows } from '../../../test/http.ts';
 import type { UserRow } from '../users/users.repository.ts';
@@ -68,9 +68,16 @@ describe('lives and their stream keys', () => {
     const make = async (as: UserRow) => (await call(t, 'POST', '/lives', { as, body: { title: 'cap' } })).body.data.streamKey as string;
     const [a1, a2, b1, b2] = [await make(owner), await make(owner), await make(other), await make(other)];
     expect(await service.startSession(a1)).toHaveProperty('sessionId');
-    expect(await service.startSession(a2)).toEqual({ refuse: 'You can have 1 live(s) on air at a time' });
+    expect(await service.startSession(a2)).toEqual({ refuse: 'You can have 1 live on air at a time' });
     expect(await service.startSession(b1)).toHaveProperty('sessionId');
-    expect(await service.startSession(b2)).toEqual({ refuse: 'This instance allows 2 live(s) at a time; try again later' });
+    expect(await service.startSession(b2)).toEqual({ refuse: 'This instance allows 2 lives at a time; try again later' });
+    // Plural wording when the cap is more than one.
+    const c = await createUser(t.ctx);
+    await enable({ maxLivesPerUser: 2, maxLivesPerInstance: 50 });
+    const [c1, c2, c3] = [await make(c), await make(c), await make(c)];
+    expect(await service.startSession(c1)).toHaveProperty('sessionId');
+    expect(await service.startSession(c2)).toHaveProperty('sessionId');
+    expect(await service.startSession(c3)).toEqual({ refuse: 'You can have 2 lives on air at a time' });
     await t.ctx.settings.update({ livesEnabled: false });
     expect(await service.startSession(b2)).toEqual({ refuse: liveMessages.disabled });
   });
@@ -82,7 +89,7 @@ describe('lives and their stream keys', () => {
     const { live, streamKey } = (await call(t, 'POST', '/lives', { as: fresh, body: { title: 'Crashed' } })).body.data;
     const other = (await call(t, 'POST', '/lives', { as: fresh, body: { title: 'Next' } })).body.data;
     expect(await service.startSession(streamKey)).toHaveProperty('sessionId');
-    expect(await service.startSession(other.streamKey)).toEqual({ refuse: 'You can have 1 live(s) on air at a time' });
+    expect(await service.startSession(other.streamKey)).toEqual({ refuse: 'You can have 1 live on air at a time' });
     await rows(t, sql`UPDATE lives SET heartbeat_at = now() - interval '31 seconds' WHERE id = ${live._id}`);
     expect((await call(t, 'GET', `/lives/${live._id}`)).body.data).toMatchObject({ state: 'ended', hlsUrl: null });
     expect(await service.startSession(other.streamKey)).toHaveProperty('sessionId');
@@ -151,5 +158,59 @@ describe('lives and their stream keys', () => {
     await new Promise((r) => setTimeout(r, 1_100));
     expect((await t.app.inject({ method: 'GET', url: hlsUrl.replace(/k-[\w-]{32}/, 'pub') })).statusCode).toBe(200);
     expect((await t.app.inject({ method: 'GET', url: hlsUrl })).statusCode).toBe(404);
+  });
+
+  it("a live's own thumbnail: set by its owner only, checked like a video's, served to who may see the live, deleted with it", async () => {
+    await enable();
+    const host = await createUser(t.ctx);
+    const { live } = (await call(t, 'POST', '/lives', { as: host, body: { title: 'With a poster', privacy: 'private' } })).body.data;
+    expect(live.thumbnail).toBeNull();
+    const form = (body: Buffer, name: string) => {
+      const f = new FormData();
+      f.append('image', new Blob([body]), name);
+      return f;
+    };
+    expectError(await call(t, 'PUT', `/lives/${live._id}/thumbnail`, { body: form(TINY_PNG, 'a.png') }), 401, liveMessages.loginRequired);
+    expectError(await call(t, 'PUT', `/lives/${live._id}/thumbnail`, { as: other, body: form(TINY_PNG, 'a.png') }), 403, liveMessages.notOwner);
+    expectError(await call(t, 'PUT', `/lives/${MISSING_ID}/thumbnail`, { as: host, body: form(TINY_PNG, 'a.png') }), 404, liveMessages.notFound);
+    // Not an image, whatever its name says: refused, nothing changes.
+    expectError(await call(t, 'PUT', `/lives/${live._id}/thumbnail`, { as: host, body: form(Buffer.from('<svg/> not a png'), 'x.png') }), 400, 'Thumbnail must be a png or jpeg image');
+    expect((await call(t, 'GET', `/lives/${live._id}`, { as: host })).body.data.thumbnail).toBeNull();
+
+    const set = await call(t, 'PUT', `/lives/${live._id}/thumbnail`, { as: host, body: form(TINY_PNG, 'a.png') });
+    expect(set.status, JSON.stringify(set.body)).toBe(200);
+    const url = set.body.data.thumbnail as string;
+    expect(url).toMatch(new RegExp(`^/api/v1/lives/${live._id}/thumbnail/k-[\\w-]{32}/thumb-[0-9a-f-]{36}\\.png$`));
+    const served = await t.app.inject({ method: 'GET', url });
+    expect(served.statusCode).toBe(200);
+    expect(served.headers['content-type']).toBe('image/png');
+    expect(served.headers['cache-control']).toBe('private, no-store');
+    // Private: others see neither the live nor its thumbnail at the public path or a guessed key.
+    expectError(await call(t, 'GET', `/lives/${live._id}`, { as: other }), 404);
+    expect((await t.app.inject({ method: 'GET', url: url.replace(/k-[\w-]{32}/, 'pub') })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'GET', url: url.replace(/k-[\w-]{32}/, `k-${'a'.repeat(32)}`) })).statusCode).toBe(404);
+
+    // Public: served at the public path, to anyone; a replaced thumbnail's file is gone.
+    await call(t, 'PATCH', `/lives/${live._id}`, { as: host, body: { privacy: 'public' } });
+    const shown = (await call(t, 'GET', `/lives/${live._id}`)).body.data.thumbnail as string;
+    expect(shown).toBe(url.replace(/k-[\w-]{32}/, 'pub'));
+    expect((await t.app.inject({ method: 'GET', url: shown })).statusCode).toBe(200);
+    const oldKey = `lives/${live._id}/${shown.split('/').pop()}`;
+    const again = await call(t, 'PUT', `/lives/${live._id}/thumbnail`, { as: host, body: form(TINY_PNG, 'b.png') });
+    expect(again.body.data.thumbnail).not.toBe(shown);
+    expect(await t.ctx.storage.exists(oldKey)).toBe(false);
+    expect((await t.app.inject({ method: 'GET', url: shown })).statusCode).toBe(404);
+
+    // Removed, then set again and deleted with the live: the stored file goes too.
+    const currentKey = `lives/${live._id}/${(again.body.data.thumbnail as string).split('/').pop()}`;
+    expectError(await call(t, 'DELETE', `/lives/${live._id}/thumbnail`, { as: other }), 403, liveMessages.notOwner);
+    expect((await call(t, 'DELETE', `/lives/${live._id}/thumbnail`, { as: host })).body.data.thumbnail).toBeNull();
+    expect(await t.ctx.storage.exists(currentKey)).toBe(false);
+    const last = (await call(t, 'PUT', `/lives/${live._id}/thumbnail`, { as: host, body: form(TINY_PNG, 'c.png') })).body.data.thumbnail as string;
+    const lastKey = `lives/${live._id}/${last.split('/').pop()}`;
+    expect(await t.ctx.storage.exists(lastKey)).toBe(true);
+    expect((await call(t, 'DELETE', `/lives/${live._id}`, { as: host })).status).toBe(200);
+    expect(await t.ctx.storage.exists(lastKey)).toBe(false);
+    expect((await t.app.inject({ method: 'GET', url: last })).statusCode).toBe(404);
   });
 });

@@ -66,8 +66,10 @@ const base: Live = {
   hlsUrl: null,
   viewers: null,
   replayVideoId: null,
+  thumbnail: null,
   createdAt: '2026-12-01T10:00:00.000Z',
 };
+const THUMB = `/api/v1/lives/${ID}/thumbnail/pub/thumb-${ID}.png`;
 
 describe('live watch page', () => {
   it('waits for the stream, then starts playing by itself with the LIVE badge', async () => {
@@ -112,6 +114,13 @@ describe('live watch page', () => {
     expect(screen.getByRole('link', { name: 'Watch the replay' })).toHaveAttribute('href', '/video/v9');
   });
 
+  it("shows the live's own thumbnail as its poster while it waits", async () => {
+    fakeApi((url) => (url.pathname === `/api/v1/lives/${ID}` ? { data: { ...base, thumbnail: THUMB } } : undefined));
+    const { container } = renderApp(`/live/${ID}`);
+    expect(await screen.findByText('Waiting for the stream to start')).toBeInTheDocument();
+    expect(container.querySelector(`img[src="${THUMB}"]`)).not.toBeNull();
+  });
+
   it('a live it may not see is not found', async () => {
     fakeApi(() => ({ status: 404, message: 'Live not found' }));
     renderApp(`/live/${ID}`);
@@ -142,6 +151,41 @@ describe('my lives', () => {
     expect(within(panel).getByLabelText('Server')).toHaveValue('rtmp://glimpse.test:1935/live');
     expect(within(panel).getByLabelText('Stream key')).toHaveValue(`${ID}.secret`);
     expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ title: 'Launch', description: '', privacy: 'unlisted', permanent: true, saveReplay: true, latencyMode: 'low' });
+  });
+
+  it('creates a live with a thumbnail (refusing a file that is not a png or jpeg, as the upload form does), then removes it', async () => {
+    session.setAccessToken('T');
+    let mine: Live[] = [];
+    const calls = fakeApi((url, init) => {
+      if (url.pathname === '/api/v1/users/me') return { data: { user: { _id: 'u1', userName: 'ada', fullName: 'Ada', email: 'ada@x.io', avatar: null, coverImage: null, role: 'user' } } };
+      if (url.pathname === '/api/v1/lives' && init.method === 'POST') {
+        mine = [{ ...base, title: 'Launch' }];
+        return { status: 201, message: 'Live created successfully', data: { live: mine[0], rtmpUrl: 'rtmp://glimpse.test:1935/live', streamKey: `${ID}.secret` } };
+      }
+      if (url.pathname === `/api/v1/lives/${ID}/thumbnail`) {
+        mine = [{ ...mine[0]!, thumbnail: init.method === 'PUT' ? THUMB : null }];
+        return { message: 'ok', data: mine[0] };
+      }
+      if (url.pathname === '/api/v1/lives') return { data: mine };
+      return undefined;
+    });
+    renderApp('/lives');
+    const form = await screen.findByRole('form', { name: 'Create a live' });
+    const picker = within(form).getByLabelText('Thumbnail (png or jpeg)');
+    await userEvent.upload(picker, new File(['GIF89a'], 'a.gif', { type: 'image/gif' }), { applyAccept: false });
+    expect(within(form).getByRole('alert')).toHaveTextContent('Only png and jpeg images are allowed');
+    await userEvent.upload(picker, new File([new Uint8Array([137, 80, 78, 71])], 'a.png', { type: 'image/png' }));
+    expect(within(form).queryByRole('alert')).not.toBeInTheDocument();
+    await userEvent.type(within(form).getByLabelText('Title'), 'Launch');
+    await userEvent.click(within(form).getByRole('button', { name: 'Create a live' }));
+    const shown = await screen.findByRole('img', { name: 'Thumbnail of Launch' });
+    expect(shown).toHaveAttribute('src', THUMB);
+    const put = calls.find((c) => c.method === 'PUT');
+    expect(put?.body).toBeInstanceOf(FormData);
+    expect(((put!.body as FormData).get('image') as File).name).toBe('a.png');
+    await userEvent.click(screen.getByRole('button', { name: 'Remove thumbnail' }));
+    await vi.waitFor(() => expect(screen.queryByRole('img', { name: 'Thumbnail of Launch' })).not.toBeInTheDocument());
+    expect(calls.some((c) => c.method === 'DELETE' && c.url.pathname === `/api/v1/lives/${ID}/thumbnail`)).toBe(true);
   });
 
   it('asks a visitor to sign in', async () => {

@@ -40,3 +40,18 @@ export function useDeleteLive() {
     onSuccess: () => client.invalidateQueries({ queryKey: ['lives', 'mine'] }),
   });
 }
+
+/** Sets (a file) or removes (null) a live's thumbnail; the server checks and re-encodes it as a video's. */
+export function useLiveThumbnail() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ liveId, file }: { liveId: string; file: File | null }) => {
+      const url = `lives/${encodeURIComponent(liveId)}/thumbnail`;
+      if (!file) return api.delete<Live>(url);
+      const form = new FormData();
+      form.append('image', file);
+      return api.put<Live>(url, form);
+    },
+    onSuccess: () => client.invalidateQueries({ queryKey: ['lives'] }),
+  });
+}

@@ -16,7 +16,7 @@ interface HlsLike {
  * A live's HLS: hls.js (lazy-loaded) where Media Source Extensions exist, else the browser's own
  * player. The native controls seek inside the live window (DVR); "Jump to live" goes back to the edge.
  */
-export function LivePlayer({ src, title, latencyMode }: { src: string; title: string; latencyMode: Live['latencyMode'] }) {
+export function LivePlayer({ src, title, latencyMode, poster }: { src: string; title: string; latencyMode: Live['latencyMode']; poster?: string | null }) {
   const video = useRef<HTMLVideoElement>(null);
   const hls = useRef<HlsLike | null>(null);
   const [behind, setBehind] = useState(false);
@@ -61,7 +61,7 @@ export function LivePlayer({ src, title, latencyMode }: { src: string; title: st
   return (
     <div className="flex flex-col gap-2">
       {/* Muted so that it may start by itself (autoplay rules); the viewer unmutes. */}
-      <video ref={video} className="aspect-video w-full rounded-xl bg-black" controls autoPlay muted playsInline aria-label={title} />
+      <video ref={video} className="aspect-video w-full rounded-xl bg-black" controls autoPlay muted playsInline aria-label={title} poster={poster ?? undefined} />
       <Button variant="secondary" size="sm" className="self-end" dimmed={!behind} onClick={jumpToLive}>
         {t('live.jumpToLive')}
       </Button>

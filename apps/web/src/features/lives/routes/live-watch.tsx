@@ -27,9 +27,19 @@ export function LiveWatch({ chat }: { chat?: (live: { liveId: string; ownerId: s
   return (
     <article className="mx-auto flex w-full max-w-5xl flex-col gap-4 p-4" aria-label={l.title}>
       {l.state === 'live' && l.hlsUrl ? (
-        <LivePlayer src={l.hlsUrl} title={l.title} latencyMode={l.latencyMode} />
+        <LivePlayer src={l.hlsUrl} title={l.title} latencyMode={l.latencyMode} poster={l.thumbnail} />
       ) : (
-        <section className="flex aspect-video w-full flex-col items-center justify-center gap-3 rounded-xl bg-surface-subtle p-6 text-center" aria-live="polite">
+        <section
+          className="relative isolate flex aspect-video w-full flex-col items-center justify-center gap-3 overflow-hidden rounded-xl bg-surface-subtle p-6 text-center"
+          aria-live="polite"
+        >
+          {/* The live's own thumbnail is its poster while it waits and after it ended; the words stay readable on a veil. */}
+          {l.thumbnail && (
+            <>
+              <img src={l.thumbnail} alt="" className="absolute inset-0 -z-10 size-full object-cover" />
+              <div className="absolute inset-0 -z-10 bg-surface/70" aria-hidden />
+            </>
+          )}
           {l.state === 'waiting' ? (
             <>
               <Radio className="size-10 animate-pulse text-fg-muted" aria-hidden />

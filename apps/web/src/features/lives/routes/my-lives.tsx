@@ -3,6 +3,7 @@ import { Radio } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
 import { Link } from 'react-router';
+import { fileProblem, IMAGE_ACCEPT, useUploadLimits } from '@/components/media/upload-limits.ts';
 import { Button } from '@/components/ui/button.tsx';
 import { SignInPage } from '@/components/ui/sign-in-prompt.tsx';
 import { Spinner } from '@/components/ui/spinner.tsx';
@@ -13,10 +14,63 @@ import type { MessageKey } from '@/lib/i18n/en.ts';
 import { t } from '@/lib/i18n/i18n.ts';
 import { useAuth } from '@/lib/me.ts';
 import { useDocumentTitle } from '@/lib/use-document-title.ts';
-import { useCreateLive, useMyLives, useNewKey } from '../api/lives-api.ts';
+import { useCreateLive, useLiveThumbnail, useMyLives, useNewKey } from '../api/lives-api.ts';
 
 const privacyText: Record<(typeof livePrivacies)[number], MessageKey> = { public: 'live.public', unlisted: 'live.unlisted', private: 'live.private' };
 const stateText: Record<Live['state'], MessageKey> = { waiting: 'live.stateWaiting', live: 'live.badge', ended: 'live.stateEnded' };
+
+/** A png/jpeg file input with the upload form's checks (type, size limit): answers a valid file or null, saying why not. */
+function useImagePick() {
+  const limits = useUploadLimits();
+  const [problem, setProblem] = useState<string | null>(null);
+  const pick = (file: File | undefined): File | null => {
+    const why = file ? fileProblem(file, 'image', limits.thumbnailMb) : null;
+    setProblem(why);
+    return file && !why ? file : null;
+  };
+  return { pick, problem };
+}
+
+/** A live's thumbnail in the list: shown, changed or removed by its creator. */
+function LiveThumbnail({ live }: { live: Live }) {
+  const thumbnail = useLiveThumbnail();
+  const { pick, problem } = useImagePick();
+  const inputId = useId();
+  const change = async (file: File | null) => {
+    try {
+      const res = await thumbnail.mutateAsync({ liveId: live._id, file });
+      toast.success(res.message);
+    } catch (err) {
+      toast.error(errorMessage(err));
+    }
+  };
+  return (
+    <div className="flex flex-wrap items-center gap-2">
+      {live.thumbnail && <img src={live.thumbnail} alt={t('live.thumbnailOf', { title: live.title })} className="h-12 w-20 rounded object-cover" />}
+      <label htmlFor={inputId} className="cursor-pointer text-sm text-link underline focus-within:outline-2">
+        {t('live.changeThumbnail')}
+        <input
+          id={inputId}
+          type="file"
+          accept={IMAGE_ACCEPT}
+          className="sr-only"
+          disabled={thumbnail.isPending}
+          onChange={(e) => {
+            const file = pick(e.target.files?.[0]);
+            e.target.value = '';
+            if (file) void change(file);
+          }}
+        />
+      </label>
+      {live.thumbnail && (
+        <Button variant="secondary" size="sm" onClick={() => void change(null)} loading={thumbnail.isPending}>
+          {t('live.removeThumbnail')}
+        </Button>
+      )}
+      {problem && <p role="alert" className="w-full text-sm text-danger">{problem}</p>}
+    </div>
+  );
+}
 
 /** The server URL and the key, shown once: the key cannot be read again, only renewed. */
 function KeyPanel({ created }: { created: LiveWithKey }) {
@@ -35,6 +89,11 @@ function KeyPanel({ created }: { created: LiveWithKey }) {
 
 function CreateLiveForm({ onCreated }: { onCreated: (c: LiveWithKey) => void }) {
   const create = useCreateLive();
+  const thumbnail = useLiveThumbnail();
+  const { pick, problem } = useImagePick();
+  const [image, setImage] = useState<File | null>(null);
+  const [pickerKey, setPickerKey] = useState(0);
+  const imageId = useId();
   const [title, setTitle] = useState('');
   const [description, setDescription] = useState('');
   const [privacy, setPrivacy] = useState<(typeof livePrivacies)[number]>('public');
@@ -45,11 +104,18 @@ function CreateLiveForm({ onCreated }: { onCreated: (c: LiveWithKey) => void }) 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     try {
+      if (problem) return;
       const res = await create.mutateAsync({ title, description, privacy, permanent, saveReplay, latencyMode: lowLatency ? 'low' : 'normal' });
       toast.success(res.message);
       onCreated(res.data);
       setTitle('');
       setDescription('');
+      if (image) {
+        // The live exists and its key is shown even if the image is then refused (the list can set it again).
+        setImage(null);
+        setPickerKey((k) => k + 1);
+        await thumbnail.mutateAsync({ liveId: res.data.live._id, file: image });
+      }
     } catch (err) {
       toast.error(errorMessage(err));
     }
@@ -58,6 +124,23 @@ function CreateLiveForm({ onCreated }: { onCreated: (c: LiveWithKey) => void }) 
     <form onSubmit={submit} className="flex flex-col gap-3 rounded-xl border border-line p-4" aria-label={t('live.create')}>
       <TextField label={t('live.fieldTitle')} value={title} onChange={(e) => setTitle(e.target.value)} required maxLength={100} />
       <TextArea label={t('live.fieldDescription')} value={description} onChange={(e) => setDescription(e.target.value)} />
+      <label htmlFor={imageId} className="text-sm font-medium">
+        {t('live.fieldThumbnail')}
+      </label>
+      <input
+        key={pickerKey}
+        id={imageId}
+        type="file"
+        accept={IMAGE_ACCEPT}
+        className="text-sm"
+        aria-describedby={problem ? `${imageId}-problem` : undefined}
+        onChange={(e) => setImage(pick(e.target.files?.[0]))}
+      />
+      {problem && (
+        <p id={`${imageId}-problem`} role="alert" className="text-sm text-danger">
+          {problem}
+        </p>
+      )}
       <label htmlFor={privacyId} className="text-sm font-medium">
         {t('live.fieldPrivacy')}
       </label>
@@ -80,7 +163,7 @@ function CreateLiveForm({ onCreated }: { onCreated: (c: LiveWithKey) => void }) 
         <input type="checkbox" className="size-4" checked={lowLatency} onChange={(e) => setLowLatency(e.target.checked)} />
         {t('live.fieldLowLatency')}
       </label>
-      <Button type="submit" className="self-start" loading={create.isPending}>
+      <Button type="submit" className="self-start" loading={create.isPending || thumbnail.isPending}>
         {t('live.create')}
       </Button>
     </form>
@@ -123,6 +206,7 @@ export default function MyLives() {
                 {l.title}
               </Link>
               <span className="text-sm text-fg-muted">{t(stateText[l.state])}</span>
+              <LiveThumbnail live={l} />
               <Button variant="secondary" size="sm" onClick={() => void renew(l._id)}>
                 {t('live.newKey')}
               </Button>
