@@ -144,7 +144,9 @@ test.describe('pages that must fit every width', () => {
         await stopped();
         await expect(left).toHaveAttribute('aria-disabled', 'false');
       }
-      await expect(held).toBeInViewport({ ratio: 1 });
+      // At the strip's end the last tab is whole but for a sub-pixel (here and below): the tabs' widths are
+      // fractional and the browser's furthest scroll position is not (0.998 seen at 360 px with the Federation tab).
+      await expect(held).toBeInViewport({ ratio: 0.99 });
       // A dimmed button keeps the focus and does nothing; the other one scrolls back.
       await expect(right).toBeFocused();
       await page.keyboard.press('Shift+Tab');
@@ -155,7 +157,7 @@ test.describe('pages that must fit every width', () => {
       // Arriving on a tab out of view scrolls it in.
       await page.goto('/admin/held-tweets');
       await expect(held).toHaveAttribute('aria-current', 'page');
-      await expect(held).toBeInViewport({ ratio: 1 });
+      await expect(held).toBeInViewport({ ratio: 0.99 });
       // Wide enough: no buttons, no fade.
       await page.setViewportSize({ width: 1440, height: 800 });
       await expect(right).toHaveCount(0);
