@@ -21,6 +21,12 @@ export class RateLimitsRepository {
     return { hits: row!.hits, ttlMs: row!.ttl_ms };
   }
 
+  /** The hits in a key's current window, counting none (0 when there is none or it is over). */
+  async hitsNow(key: string): Promise<number> {
+    const [row] = await queryRows<{ hits: number }>(this.db, sql`SELECT hits FROM rate_limits WHERE key = ${key} AND resets_at > now()`);
+    return row?.hits ?? 0;
+  }
+
   /** Forgets a key's window (a success that ends a run of failures). */
   async reset(key: string): Promise<void> {
     await this.db.execute(sql`DELETE FROM rate_limits WHERE key = ${key}`);

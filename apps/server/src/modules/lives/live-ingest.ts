@@ -1,3 +1,4 @@
+import { RateLimitsRepository } from '../../lib/rate-limits.repository.ts';
 import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -34,8 +35,6 @@ export interface EndedSession {
 /** Invalid stream keys allowed from one address per minute before it is refused outright. */
 const MAX_BAD_KEYS = 10;
 const BAD_KEY_WINDOW_MS = 60_000;
-/** Addresses whose bad keys are counted at once (each entry is a few dozen bytes). */
-const MAX_TRACKED_ADDRESSES = 10_000;
 /** Segment length of a low-latency live, seconds: the shortest FFmpeg's HLS muxer cuts reliably at 30 fps. */
 const LOW_LATENCY_SEGMENT_SECONDS = 1;
 /** The window a viewer can go back in (DVR), seconds. */
@@ -50,7 +49,6 @@ const DVR_WINDOW_SECONDS = 120;
 export class LiveIngest {
   private readonly server: RtmpServer;
   private readonly service: LivesService;
-  private readonly badKeys = new Map<string, { count: number; since: number }>();
   private readonly running = new Set<Promise<void>>();
   private readonly connections = new Set<IngestConnection>();
 
@@ -78,27 +76,15 @@ export class LiveIngest {
     await Promise.all([...this.running]);
   }
 
-  /** Many addresses trying keys must not grow the map without end: past windows go, then the oldest. */
-  private forgetBadKeys(now: number): void {
-    for (const [address, entry] of this.badKeys) if (now - entry.since >= BAD_KEY_WINDOW_MS) this.badKeys.delete(address);
-    for (const address of this.badKeys.keys()) {
-      if (this.badKeys.size < MAX_TRACKED_ADDRESSES) break;
-      this.badKeys.delete(address);
-    }
-  }
-
   private async decide(req: PublishRequest): Promise<PublishDecision> {
     if (req.app !== 'live') return { refuse: 'Unknown application: use the RTMP URL shown with your live' };
-    const now = Date.now();
-    const bad = this.badKeys.get(req.remoteAddress);
-    if (bad && now - bad.since < BAD_KEY_WINDOW_MS && bad.count >= MAX_BAD_KEYS) return { refuse: 'Too many invalid stream keys; try again in a minute' };
+    // Counted in the shared rate-limit table, so every worker's ingest sees the same count.
+    const limits = new RateLimitsRepository(this.ctx.db);
+    const key = `live-key:${req.remoteAddress}`;
+    if ((await limits.hitsNow(key)) >= MAX_BAD_KEYS) return { refuse: 'Too many invalid stream keys; try again in a minute' };
     const start = await this.service.startSession(req.streamName);
     if ('refuse' in start) {
-      if (start.refuse === 'Invalid stream key') {
-        const fresh = !bad || now - bad.since >= BAD_KEY_WINDOW_MS;
-        if (this.badKeys.size >= MAX_TRACKED_ADDRESSES) this.forgetBadKeys(now);
-        this.badKeys.set(req.remoteAddress, { count: fresh ? 1 : bad.count + 1, since: fresh ? now : bad.since });
-      }
+      if (start.refuse === 'Invalid stream key') await limits.hit(key, BAD_KEY_WINDOW_MS);
       return start;
     }
     return {
