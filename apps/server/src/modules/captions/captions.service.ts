@@ -5,6 +5,7 @@ import type { AppContext } from '../../context.ts';
 import { badRequest, notFound } from '../../lib/errors.ts';
 import { captionKey, captionPlaylistKey, videoMediaPrefix } from '../../storage/media-keys.ts';
 import { MEDIA_NOT_FOUND, mediaUrls, type MediaUrls } from '../media-links/media-links.ts';
+import { videoChanged } from '../videos/announce.ts';
 import { VideosRepository } from '../videos/videos.repository.ts';
 import { VideosService } from '../videos/videos.service.ts';
 import { toCaptions } from '../videos/captions.presenter.ts';
@@ -52,11 +53,14 @@ export class CaptionsService {
     let replaced: string | undefined;
     try {
       replaced = await this.ctx.db.transaction(async (tx) => {
-        if (!(await new VideosRepository(tx).lock(videoId))) throw notFound(videoMessages.notFound);
+        const video = await new VideosRepository(tx).lock(videoId);
+        if (!video) throw notFound(videoMessages.notFound);
         const captions = new CaptionsRepository(tx);
         const existing = await captions.find(videoId, lang);
         if (!existing && (await captions.countFor(videoId)) >= CAPTION_MAX_LANGUAGES) throw badRequest(captionMessages.tooMany);
         await captions.upsert({ videoId, lang, label, storageKey: key, bytes: body.length, body: parsed.plain });
+        // Other servers keep the video's caption tracks (its `Video` lists them): tell federation.
+        await videoChanged(tx, video);
         return existing?.storageKey;
       });
     } catch (err) {
@@ -68,10 +72,13 @@ export class CaptionsService {
   }
 
   async remove(videoId: string, viewerId: string, lang: string): Promise<void> {
-    await this.videos.owned(videoId, viewerId);
+    const video = await this.videos.owned(videoId, viewerId);
     const existing = await this.captions.find(videoId, lang);
     if (!existing) throw notFound(captionMessages.notFound);
-    await this.captions.delete(videoId, lang);
+    await this.ctx.db.transaction(async (tx) => {
+      await new CaptionsRepository(tx).delete(videoId, lang);
+      await videoChanged(tx, video);
+    });
     await this.ctx.storage.delete(existing.storageKey);
   }
 

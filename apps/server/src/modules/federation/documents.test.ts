@@ -23,7 +23,8 @@ import { isPrivateAddress, safeFetch } from './safe-fetch.ts';
  * - [misc] server/core/helpers/custom-validators/activitypub/misc.ts (isActivityPubUrlValid,
  *   setValidAttributedTo, setValidRemoteIcon, isActivityPubVideoDurationValid)
  * - [actor] .../activitypub/actor.ts (sanitizeAndCheckActorObject, actorNameAlphabet)
- * - [videos] .../activitypub/videos.ts (sanitizeAndCheckVideoTorrentObject, isRemoteVideoUrlValid)
+ * - [videos] .../activitypub/videos.ts (sanitizeAndCheckVideoTorrentObject, isRemoteVideoUrlValid,
+ *   setValidRemoteCaptions, setAPCaptionUrlObject, isRemoteStringIdentifierValid)
  * - [names] server/core/initializers/constants.ts CONSTRAINTS_FIELDS.VIDEOS.NAME (3..120)
  * Mastodon 4: app/services/resolve_account_service.rb and app/lib/webfinger.rb read the WebFinger
  * `self` link of type application/activity+json; app/lib/activitypub/parser/media_attachment_parser.rb
@@ -194,6 +195,36 @@ describe('Video object', () => {
     expect(v.to).toEqual(['https://www.w3.org/ns/activitystreams#Public']);
     expect(typeof v.commentsEnabled).toBe('boolean');
     expect(typeof v.downloadEnabled).toBe('boolean');
+  });
+
+  it("lists its caption tracks as PeerTube's subtitleLanguage, and a caption change is told to federation", async () => {
+    const headers = await bearer(t.ctx, alice);
+    const events = () => queryRows<{ kind: string }>(t.ctx.db, sql`SELECT kind FROM events WHERE payload->>'videoId' = ${videoId}`);
+    const form = multipartBody({ label: 'Français', file: { filename: 'fr.vtt', content: Buffer.from('WEBVTT\n\n00:00:01.000 --> 00:00:02.000\nBonjour\n') } });
+    const res = await t.app.inject({ method: 'POST', url: `/api/v1/videos/${videoId}/captions/fr`, headers: { ...headers, ...form.headers }, payload: form.payload });
+    expect(res.statusCode).toBe(200);
+    // Listed: the caption change is an event federation turns into an Update of the Video.
+    expect(await events()).toEqual([{ kind: 'videoChanged' }]);
+    const v = (await get(`/ap/videos/${videoId}`)).json();
+    // [videos] setValidRemoteCaptions keeps an entry whose `identifier` is a string
+    // (isRemoteStringIdentifierValid) and whose `url` is an http(s) URL: a string (PeerTube 6 reads it
+    // so; PeerTube 7 turns it into a text/vtt Link) or Links of type text/vtt (setAPCaptionUrlObject).
+    expect(v.subtitleLanguage).toEqual([{ identifier: 'fr', name: 'Français', url: expect.stringMatching(new RegExp(`^${BASE}/media/videos/${videoId}/pub-[0-9a-f]+/captions/fr-[0-9a-f]{12}\\.vtt$`)) }]);
+    expect(isApUrl(v.subtitleLanguage[0].url)).toBe(true);
+    const vtt = await t.app.inject({ method: 'GET', url: v.subtitleLanguage[0].url.slice(BASE.length) });
+    expect(vtt.statusCode).toBe(200);
+    expect(vtt.body).toContain('Bonjour');
+    // Glimpse keeps no licence, language, category or tags: none is sent ([videos] checks each only when it exists).
+    for (const field of ['licence', 'language', 'category']) expect(v).not.toHaveProperty(field);
+    expect(v.tag).toEqual([]);
+
+    // Removing it is told too, and the track leaves the Video.
+    expect((await t.app.inject({ method: 'DELETE', url: `/api/v1/videos/${videoId}/captions/fr`, headers })).statusCode).toBe(200);
+    expect(await events()).toEqual([{ kind: 'videoChanged' }, { kind: 'videoChanged' }]);
+    expect((await get(`/ap/videos/${videoId}`)).json().subtitleLanguage).toEqual([]);
+    // Told now, while nobody follows alice (the tweets test counts what her followers get).
+    const worker = createWorker(t.ctx, memoryLog());
+    while (await worker.runOnce([EVENTS_QUEUE]));
   });
 
   it('the video page answers the Video to ActivityPub clients', async () => {

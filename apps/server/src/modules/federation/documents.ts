@@ -142,13 +142,16 @@ export interface VideoFacts {
   hlsUrl: string | null;
   /** The progressive mp4 with its byte size and height (its rung), when the video has one. */
   mp4: { url: string; size: number; height: number } | null;
+  /** The caption tracks (BCP 47 tag, label, absolute WebVTT address). Glimpse keeps no licence, language, category or tags. */
+  captions: { lang: string; label: string; url: string }[];
 }
 
 /**
  * A public video as PeerTube's `Video` (videos.ts: sanitizeAndCheckVideoTorrentObject): name, uuid,
  * `PT<n>S` duration, views, published/updated, markdown content, at least one icon, `url` Links
  * (the page, HLS with its `tag` array, and the progressive mp4 with the `height` and byte `size`
- * PeerTube's `isRemoteVideoUrlValid` requires of a file Link), attributedTo the account and the channel; to Public, cc the followers.
+ * PeerTube's `isRemoteVideoUrlValid` requires of a file Link), attributedTo the account and the channel; to Public, cc the followers;
+ * the captions as `subtitleLanguage`.
  * Mastodon shows it as a post with `name`, `content`, the page link and the icon.
  */
 export function videoObject(u: FederationUrls, v: VideoFacts) {
@@ -173,7 +176,9 @@ export function videoObject(u: FederationUrls, v: VideoFacts) {
     mediaType: 'text/markdown',
     content: v.description,
     tag: [],
-    subtitleLanguage: [],
+    // PeerTube's `{ identifier, name }` with the track's `url` as one string: PeerTube 6 reads a
+    // string, PeerTube 7 (setValidRemoteCaptions) turns it into a `text/vtt` Link.
+    subtitleLanguage: v.captions.map((c) => ({ identifier: c.lang, name: c.label, url: c.url })),
     icon: v.thumbnailUrl ? [image(v.thumbnailUrl, imageType(v.thumbnailUrl), v.width ?? 1280, height || 720)] : [],
     url: urls,
     attributedTo: [

@@ -2,6 +2,7 @@ import { API_PREFIX, federationMessages as m, type FederationBlock, type RemoteC
 import type { AppContext } from '../../context.ts';
 import { badRequest, forbidden, notFound, ApiError } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
+import { CaptionsRepository } from '../captions/captions.repository.ts';
 import { mediaUrls } from '../media-links/media-links.ts';
 import { enqueueDeliveries, keyFor, newActivityId, signerKeyId } from './delivery.ts';
 import {
@@ -127,6 +128,10 @@ export class FederationService {
       thumbnailUrl: this.absolute(file(v.thumbnailKey)),
       hlsUrl: this.absolute(file(v.hlsKey)),
       mp4: await this.progressiveFile(v),
+      captions: (await new CaptionsRepository(this.ctx.db).list(v.id)).flatMap((c) => {
+        const url = this.absolute(file(c.storageKey));
+        return url ? [{ lang: c.lang, label: c.label, url }] : [];
+      }),
     });
   }
 
