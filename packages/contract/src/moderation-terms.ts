@@ -1,7 +1,14 @@
 // Zod-free: the watch page's report menu and takedown notice use these on its first load (ADR 017).
 
 /** What a logged-in user can report (issue #12 item 3). A channel report is acted on by suspending its account. */
-export const reportTargetKinds = ['video', 'comment', 'tweet', 'channel'] as const;
+export const userReportTargetKinds = ['video', 'comment', 'tweet', 'channel'] as const;
+export type UserReportTargetKind = (typeof userReportTargetKinds)[number];
+/**
+ * What the moderation queue holds: the above, and a comment of a thread across servers
+ * (`federatedComment`), reported by another server's `Flag` (issue #35). A local user reports a
+ * remote comment to its own server instead (`POST /federation/reports`).
+ */
+export const reportTargetKinds = [...userReportTargetKinds, 'federatedComment'] as const;
 export type ReportTargetKind = (typeof reportTargetKinds)[number];
 
 /** What moderators can take down (content state, ARCHITECTURE §8). */

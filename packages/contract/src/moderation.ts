@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { id, imageRef, pageQuery, paged } from './common.ts';
 import type { Role } from './roles.ts';
-import { MODERATION_REASON_MAX, REPORT_TEXT_MAX, reportReasons, reportStates, reportTargetKinds, takedownKinds } from './moderation-terms.ts';
+import { MODERATION_REASON_MAX, REPORT_TEXT_MAX, reportReasons, reportStates, reportTargetKinds, takedownKinds, userReportTargetKinds } from './moderation-terms.ts';
 
 export * from './moderation-terms.ts';
 
@@ -30,7 +30,7 @@ const reasonText = z.string().trim().max(MODERATION_REASON_MAX, `At most ${MODER
 const requiredReason = reasonText.min(1, moderationMessages.reasonRequired);
 
 export const createReportBody = z.object({
-  targetKind: z.enum(reportTargetKinds, { message: 'Invalid target kind' }),
+  targetKind: z.enum(userReportTargetKinds, { message: 'Invalid target kind' }),
   targetId: id,
   reason: z.enum(reportReasons, { message: 'Please choose a reason' }),
   text: z.string().trim().max(REPORT_TEXT_MAX, `At most ${REPORT_TEXT_MAX} characters`).optional(),
@@ -47,6 +47,8 @@ export const targetContext = z.object({
   tweetId: z.string().nullable(),
   /** The owner's user name (channel link, tweet link). */
   userName: z.string().nullable(),
+  /** The remote video a comment across servers is under (its page here: /remote/video/{id}). */
+  remoteVideoId: z.string().nullable(),
 });
 export type TargetContext = z.infer<typeof targetContext>;
 

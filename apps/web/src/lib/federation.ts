@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import type { RemoteChannel, RemoteVideo } from '@glimpse/contract';
+import type { ChannelRemoteBlock, RemoteChannel, RemoteVideo } from '@glimpse/contract';
 import { api } from './api-client.ts';
 
 /**
@@ -60,3 +60,12 @@ export const htmlToText = (html: string): string => {
   const doc = new DOMParser().parseFromString(html.replace(/<br\s*\/?>/gi, '\n').replace(/<\/p>\s*<p>/gi, '\n\n'), 'text/html');
   return doc.body.textContent ?? '';
 };
+
+/** The remote accounts the user's channel blocks (their Notes on its videos are not kept). */
+export const remoteBlocksOptions = () =>
+  queryOptions({
+    queryKey: ['federation', 'channel-blocks'],
+    queryFn: async ({ signal }) => (await api.get<{ blocks: ChannelRemoteBlock[] }>('federation/channel-blocks', undefined, signal)).data.blocks,
+  });
+export const blockRemote = async (handle: string) => (await api.post<ChannelRemoteBlock>('federation/channel-blocks', { handle })).data;
+export const unblockRemote = (actorId: string) => api.delete<{ actorId: string }>(`federation/channel-blocks/${actorId}`);

@@ -126,8 +126,14 @@ export class FederatedModeration {
 
   // --- reports in: Flag ---------------------------------------------------------------------------
 
-  /** The local report target named by one of our addresses (a video, tweet or channel), or null. */
+  /**
+   * The report target named: one of our addresses (a video, tweet or channel), or a comment of a
+   * thread across servers that is ours to moderate (written here, or under one of our videos);
+   * null otherwise (another server's comment on another server's video is that server's to judge).
+   */
   private async localTarget(repo: FederationRepository, uri: string): Promise<{ kind: ReportTargetKind; id: string } | null> {
+    const comment = await repo.commentByUri(uri);
+    if (comment) return comment.authorUserId || comment.localVideoId ? { kind: 'federatedComment', id: comment.id } : null;
     const match = /^\/(ap\/videos|video|ap\/tweets|ap\/channels|ap\/accounts)\/([0-9a-f-]{36})$/i.exec(uri.startsWith(this.urls.base) ? uri.slice(this.urls.base.length) : '');
     if (!match || !isUuid(match[2]!.toLowerCase())) return null;
     const id = match[2]!.toLowerCase();
@@ -138,8 +144,8 @@ export class FederatedModeration {
   }
 
   /**
-   * Another server's `Flag` about our content: one report per object named (a video or tweet, else
-   * the channel), from a server we have a tie with (it follows or is followed from here), at most one
+   * Another server's `Flag` about our content: one report per object named (a video, tweet or
+   * comment across servers, else the channel), from a server we have a tie with (it follows or is followed from here), at most one
    * open per actor and target, and at most {@link MAX_OPEN_REMOTE_REPORTS_PER_HOST} open per host.
    */
   async receiveFlag(repo: FederationRepository, moderation: ModerationRepository, actor: RemoteActorRow, act: Record<string, unknown>): Promise<'reported' | 'ignored'> {

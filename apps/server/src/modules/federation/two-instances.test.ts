@@ -215,6 +215,45 @@ describe('two instances', () => {
     const item = queue.json().data.data.find((i: { targetId: string }) => i.targetId === video.id);
     expect(item).toMatchObject({ reportCount: 1 });
     expect(item.reports[0]).toMatchObject({ reason: 'spam', text: 'Spam: Buy now', reporter: { userName: `${hostB.replace(/[^A-Za-z0-9\-_.]/g, '_')}@${hostB}` } });
+
+    // A comment across servers: Bob (unblocked) comments, Alice replies; Bob reports Alice's reply on
+    // B, and A's moderators get it as a report of the comment, Alice its owner.
+    await b.app.inject({ method: 'POST', url: `/api/v1/federation/videos/${remote._id}/comments`, headers: bobAuth, payload: { content: 'Back again' } });
+    await drain(b);
+    const [bobsComment] = (await a.app.inject({ method: 'GET', url: `/api/v1/federation/comments?video=${video.id}` })).json().data.comments;
+    const reply = await a.app.inject({ method: 'POST', url: `/api/v1/federation/comments/${bobsComment._id}/replies`, headers: aliceAuth, payload: { content: 'Go <away> & stay' } });
+    expect(reply.statusCode).toBe(201);
+    await drain(a);
+    const onB = (await b.app.inject({ method: 'GET', url: `/api/v1/federation/comments?video=${remote._id}` })).json().data.comments;
+    const alicesReply = onB.find((c: { uri: string }) => c.uri === reply.json().data.uri);
+    const flagComment = await b.app.inject({
+      method: 'POST',
+      url: '/api/v1/federation/reports',
+      headers: bobAuth,
+      payload: { targetKind: 'comment', targetId: alicesReply._id, reason: 'harassment' },
+    });
+    expect(flagComment.statusCode).toBe(201);
+    await drain(b);
+    const modAuth = await bearer(a.ctx, moderator);
+    const comments = await a.app.inject({ method: 'GET', url: '/api/v1/moderation/reports?kind=federatedComment', headers: modAuth });
+    expect(comments.statusCode).toBe(200);
+    const [reported] = comments.json().data.data;
+    expect(reported).toMatchObject({
+      targetKind: 'federatedComment',
+      targetId: reply.json().data._id,
+      target: { label: 'Go <away> & stay', videoId: video.id, remoteVideoId: null, userName: 'alice' },
+      text: 'Go <away> & stay',
+      owner: { userName: 'alice' },
+      itemState: 'visible',
+      reportCount: 1,
+    });
+    expect(reported.reports[0]).toMatchObject({ reason: 'hateful', text: 'Harassment' });
+    // Moderators dismiss it like any report; it cannot be taken down here (400: not a kind taken down).
+    const act = (action: string) =>
+      a.app.inject({ method: 'POST', url: `/api/v1/moderation/targets/federatedComment/${reported.targetId}/${action}`, headers: modAuth, payload: { reason: 'Fine' } });
+    expect((await act('take-down')).statusCode).toBe(400);
+    expect((await act('dismiss')).statusCode).toBe(200);
+    expect((await a.app.inject({ method: 'GET', url: '/api/v1/moderation/reports?kind=federatedComment', headers: modAuth })).json().data.data).toEqual([]);
   });
 
   it("an account deleted on B sends Delete of its actors, signed by its kept key: A forgets its follow; B then drops the key", async () => {

@@ -1,5 +1,5 @@
 import { and, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
-import { roleAction, type QueueState, type ReportReason, type ReportTargetKind, type Role, type TakedownKind } from '@glimpse/contract';
+import { roleAction, type QueueState, type ReportReason, type ReportTargetKind, type Role, type TakedownKind, type UserReportTargetKind } from '@glimpse/contract';
 import { queryRows, type Executor } from '../../db/client.ts';
 import { comments, moderationLog, reports, tweets, users, videos } from '../../db/schema.ts';
 import { newId } from '../../lib/ids.ts';
@@ -19,6 +19,8 @@ export interface TargetRow {
   text: string | null;
   video_id: string | null;
   tweet_id: string | null;
+  /** The remote video a comment across servers is under. */
+  remote_video_id: string | null;
   thumbnail_key: string | null;
   taken_down_at: Date | string | null;
   takedown_reason: string | null;
@@ -37,13 +39,23 @@ export interface TargetRow {
 
 /**
  * Joins of a (kind, id) pair named by `t.target_kind` / `t.target_id` to the item and its owner,
- * and the select list of a TargetRow. Exactly one of v/tw/c/ch matches per row.
+ * and the select list of a TargetRow. Exactly one of v/tw/c/ch/fc matches per row; a comment across
+ * servers has an owner here only when a local user wrote it.
  */
+/**
+ * A comment across servers is stored as HTML (escaped text written here, sanitised remote HTML):
+ * the queue shows it as text, so tags go and the entities either writer leaves are decoded (&amp; last).
+ */
+const fcText = sql.raw(
+  `btrim(regexp_replace(replace(replace(replace(replace(replace(regexp_replace(fc.content, '<[^>]*>', ' ', 'g'),
+    '&lt;', '<'), '&gt;', '>'), '&quot;', '"'), '&#39;', ''''), '&amp;', '&'), '\\s+', ' ', 'g'))`,
+);
 const targetSelect = sql`t.target_kind, t.target_id,
-  (v.id IS NOT NULL OR tw.id IS NOT NULL OR c.id IS NOT NULL OR ch.id IS NOT NULL) AS exists,
-  COALESCE(v.title, left(tw.content, 120), left(c.content, 120), ch.full_name) AS label,
-  COALESCE(v.description, tw.content, c.content) AS text,
-  COALESCE(v.id, c.video_id) AS video_id, COALESCE(tw.id, c.tweet_id) AS tweet_id, v.thumbnail_key,
+  (v.id IS NOT NULL OR tw.id IS NOT NULL OR c.id IS NOT NULL OR ch.id IS NOT NULL OR fc.id IS NOT NULL) AS exists,
+  COALESCE(v.title, left(tw.content, 120), left(c.content, 120), ch.full_name, left(${fcText}, 120)) AS label,
+  COALESCE(v.description, tw.content, c.content, ${fcText}) AS text,
+  COALESCE(v.id, c.video_id, fc.local_video_id) AS video_id, COALESCE(tw.id, c.tweet_id) AS tweet_id,
+  fc.remote_video_id, v.thumbnail_key,
   COALESCE(v.taken_down_at, tw.taken_down_at, c.taken_down_at) AS taken_down_at,
   COALESCE(v.takedown_reason, tw.takedown_reason, c.takedown_reason) AS takedown_reason,
   COALESCE(v.appeal_text, tw.appeal_text, c.appeal_text) AS appeal_text,
@@ -56,7 +68,8 @@ const targetJoins = sql`
   LEFT JOIN tweets tw ON t.target_kind = 'tweet' AND tw.id = t.target_id
   LEFT JOIN comments c ON t.target_kind = 'comment' AND c.id = t.target_id
   LEFT JOIN users ch ON t.target_kind = 'channel' AND ch.id = t.target_id
-  LEFT JOIN users o ON o.id = COALESCE(v.owner_id, tw.owner_id, c.owner_id, ch.id)`;
+  LEFT JOIN federated_comments fc ON t.target_kind = 'federatedComment' AND fc.id = t.target_id
+  LEFT JOIN users o ON o.id = COALESCE(v.owner_id, tw.owner_id, c.owner_id, ch.id, fc.author_user_id)`;
 
 const contentTable = { video: sql.raw('videos'), tweet: sql.raw('tweets'), comment: sql.raw('comments') } as const;
 
@@ -137,7 +150,7 @@ export class ModerationRepository {
   }
 
   /** Whether the viewer may see the item: each kind's own rule, as the routes that show it apply it. */
-  async isVisible(kind: ReportTargetKind, id: string, viewerId: string): Promise<boolean> {
+  async isVisible(kind: UserReportTargetKind, id: string, viewerId: string): Promise<boolean> {
     const one = { id: sql`1` };
     const checks = {
       video: () => this.db.select(one).from(videos).where(and(eq(videos.id, id), videoVisibleTo(viewerId))),
@@ -159,11 +172,11 @@ export class ModerationRepository {
           ),
       // The channel page's rule: any account whose channel the viewer can open.
       channel: () => this.db.select(one).from(users).where(and(eq(users.id, id), accountVisibleTo(users.id, viewerId))),
-    } satisfies Record<ReportTargetKind, () => unknown>;
+    } satisfies Record<UserReportTargetKind, () => unknown>;
     return (await checks[kind]().limit(1)).length > 0;
   }
 
-  async insertReport(row: { reporterId: string; targetKind: ReportTargetKind; targetId: string; reason: ReportReason; text: string }): Promise<string> {
+  async insertReport(row: { reporterId: string; targetKind: UserReportTargetKind; targetId: string; reason: ReportReason; text: string }): Promise<string> {
     const id = newId();
     await this.db.insert(reports).values({ id, ...row });
     return id;
@@ -226,7 +239,8 @@ export class ModerationRepository {
         : sql`SELECT r.target_kind, r.target_id, max(COALESCE(r.resolved_at, r.created_at)) AS last_at, count(*)::int AS report_count
               FROM reports r WHERE r.state = ${state} ${kindFilter(sql.raw('r.target_kind'))}
               GROUP BY r.target_kind, r.target_id`;
-    if (state === 'appealed' && kind === 'channel') return [];
+    // Only what can be taken down is appealed.
+    if (state === 'appealed' && (kind === 'channel' || kind === 'federatedComment')) return [];
     if (cursor && (typeof cursor[0] !== 'string' || Number.isNaN(Date.parse(cursor[0])) || typeof cursor[1] !== 'string')) {
       throw badRequest('Invalid cursor');
     }
@@ -256,16 +270,24 @@ export class ModerationRepository {
     );
   }
 
-  /** Resolves the target's open reports; answers their reporters (each once) to tell them the outcome. */
-  async resolveOpen(kind: ReportTargetKind, id: string, state: 'dismissed' | 'actioned', actorId: string): Promise<Recipient[]> {
-    return queryRows<Recipient>(
+  /**
+   * Resolves the target's open reports: how many, and their local reporters (each once) to tell
+   * them the outcome (a report from another server, an incoming Flag, has none here).
+   */
+  async resolveOpen(kind: ReportTargetKind, id: string, state: 'dismissed' | 'actioned', actorId: string): Promise<{ resolved: number; reporters: Recipient[] }> {
+    const rows = await queryRows<{ id: string | null; email: string | null; fullName: string | null; n: number }>(
       this.db,
       sql`WITH done AS (
             UPDATE reports SET state = ${state}, resolved_at = now(), resolved_by = ${actorId}
             WHERE target_kind = ${kind} AND target_id = ${id} AND state = 'open' RETURNING reporter_id
           )
-          SELECT DISTINCT u.id, u.email, u.full_name AS "fullName" FROM done JOIN users u ON u.id = done.reporter_id`,
+          SELECT u.id, u.email, u.full_name AS "fullName", count(*)::int AS n FROM done LEFT JOIN users u ON u.id = done.reporter_id
+          GROUP BY u.id, u.email, u.full_name`,
     );
+    return {
+      resolved: rows.reduce((sum, r) => sum + r.n, 0),
+      reporters: rows.flatMap((r) => (r.id && r.email && r.fullName !== null ? [{ id: r.id, email: r.email, fullName: r.fullName }] : [])),
+    };
   }
 
   /** Locks the content row; undefined when it does not exist. */
@@ -331,6 +353,7 @@ export class ModerationRepository {
       sql.raw(`(${t}.target_kind = 'video' AND NOT EXISTS (SELECT 1 FROM videos x WHERE x.id = ${t}.target_id))
         OR (${t}.target_kind = 'tweet' AND NOT EXISTS (SELECT 1 FROM tweets x WHERE x.id = ${t}.target_id))
         OR (${t}.target_kind = 'comment' AND NOT EXISTS (SELECT 1 FROM comments x WHERE x.id = ${t}.target_id))
+        OR (${t}.target_kind = 'federatedComment' AND NOT EXISTS (SELECT 1 FROM federated_comments x WHERE x.id = ${t}.target_id))
         OR (${t}.target_kind IN ('channel', 'user') AND NOT EXISTS (SELECT 1 FROM users x WHERE x.id = ${t}.target_id))`);
     await this.db.execute(sql`DELETE FROM reports r WHERE ${gone('r')}`);
     await this.db.execute(sql`UPDATE moderation_log l SET target_id = NULL, target_label = NULL WHERE l.target_id IS NOT NULL AND (${gone('l')})`);

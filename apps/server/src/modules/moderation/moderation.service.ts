@@ -55,6 +55,7 @@ const contextOf = (r: TargetRow): TargetContext => ({
   videoId: r.video_id,
   tweetId: r.tweet_id,
   userName: r.owner_user_name,
+  remoteVideoId: r.remote_video_id,
 });
 
 const takedownOf = (r: TargetRow): TakedownNotice | null =>
@@ -196,13 +197,13 @@ export class ModerationService {
     const target = await this.existing(kind, id);
     await this.ctx.db.transaction(async (tx) => {
       const repo = new ModerationRepository(tx);
-      const reporters = await repo.resolveOpen(kind, id, 'dismissed', actor.id);
-      const appealWaiting = kind !== 'channel' && target.appealed_at !== null && target.appeal_closed_at === null && target.taken_down_at !== null;
-      if (reporters.length === 0 && !appealWaiting) throw conflict('Nothing to dismiss');
+      const { resolved, reporters } = await repo.resolveOpen(kind, id, 'dismissed', actor.id);
+      const appealWaiting = kind !== 'channel' && kind !== 'federatedComment' && target.appealed_at !== null && target.appeal_closed_at === null && target.taken_down_at !== null;
+      if (resolved === 0 && !appealWaiting) throw conflict('Nothing to dismiss');
       const mails = this.outcomeMails(reporters, itemName(target), 'dismissed');
       await this.notice(tx, reporters, 'dismissed');
       const label = targetLabel(target);
-      if (reporters.length > 0) await repo.log({ actorId: actor.id, targetKind: kind, targetId: id, action: 'dismiss', reason, label });
+      if (resolved > 0) await repo.log({ actorId: actor.id, targetKind: kind, targetId: id, action: 'dismiss', reason, label });
       if (appealWaiting) {
         await repo.closeAppeal(kind, id);
         await repo.log({ actorId: actor.id, targetKind: kind, targetId: id, action: 'keep_removed', reason, label });
@@ -236,7 +237,7 @@ export class ModerationService {
       if (kind === 'video') await videoChanged(tx, { id, ownerId: row.owner_id }, wasListed);
       // Federation sends Delete of a taken-down tweet's Note (Update once restored).
       if (kind === 'tweet') await recordEvent(tx, { kind: 'tweetChanged', actorId: row.owner_id, tweetId: id });
-      const reporters = down ? await repo.resolveOpen(kind, id, 'actioned', actor.id) : [];
+      const reporters = down ? (await repo.resolveOpen(kind, id, 'actioned', actor.id)).reporters : [];
       await repo.log({ actorId: actor.id, targetKind: kind, targetId: id, action: down ? 'take_down' : 'restore', reason, label: targetLabel(target) });
       const link = this.itemLink(target);
       const ownerMails = await this.ownerMail(repo, target, (to) => (down ? takedownMail(to, name, reason, link) : restoredMail(to, name, link)));
@@ -253,7 +254,7 @@ export class ModerationService {
     const ownerId = target.owner_id!;
     const within = async (tx: Executor) => {
       const repo = new ModerationRepository(tx);
-      const reporters = await repo.resolveOpen(kind, id, 'actioned', actor.id);
+      const { reporters } = await repo.resolveOpen(kind, id, 'actioned', actor.id);
       // Read before the delete: the entry keeps the name of what is gone.
       await repo.log({ actorId: actor.id, targetKind: kind, targetId: id, action: 'delete', reason, label: targetLabel(target) });
       await this.queueMails(tx, [
@@ -282,7 +283,7 @@ export class ModerationService {
       if (refusal === 'staff') throw forbidden(m.staffTarget);
       await repo.setAccountState(userId, { state: 'suspended', reason: body.reason, until });
       await new SessionsRepository(tx).revokeUser(userId);
-      const reporters = await repo.resolveOpen('channel', userId, 'actioned', actor.id);
+      const { reporters } = await repo.resolveOpen('channel', userId, 'actioned', actor.id);
       await repo.log({ actorId: actor.id, targetKind: 'channel', targetId: userId, action: 'suspend', reason: body.reason, label: accountLabel(user) });
       const channel: ItemName = { kind: 'channel', label: user.fullName };
       await this.queueMails(tx, [
@@ -383,5 +384,5 @@ const moderationOutcomes = {
 } as const;
 
 function itemName(t: TargetRow): ItemName {
-  return { kind: t.target_kind, label: t.label };
+  return { kind: t.target_kind === 'federatedComment' ? 'comment' : t.target_kind, label: t.label };
 }

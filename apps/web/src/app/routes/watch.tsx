@@ -234,7 +234,7 @@ function Watch({ videoId, listId, startTime }: { videoId: string; listId: string
               timestamps={timestamps}
             />
           </Suspense>
-          <FederatedThread videoId={videoId} />
+          <FederatedThread videoId={videoId} ownerId={video.data.owner._id} />
         </div>
       </div>
       <aside

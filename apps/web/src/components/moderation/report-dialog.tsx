@@ -1,4 +1,4 @@
-import { REPORT_TEXT_MAX, reportReasons, type ReportReason, type ReportTargetKind } from '@glimpse/contract/moderation-terms';
+import { REPORT_TEXT_MAX, reportReasons, type ReportReason, type UserReportTargetKind } from '@glimpse/contract/moderation-terms';
 import { useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
 import { ActionMenu } from '@/components/ui/action-menu.tsx';
@@ -9,7 +9,7 @@ import { useReport } from './moderation-calls.ts';
 import { DialogFooter } from './dialog-footer.tsx';
 import { t, type MessageKey } from '@/lib/i18n/i18n.ts';
 
-const titles: Record<ReportTargetKind, MessageKey> = { video: 'mod.reportVideo', comment: 'mod.reportComment', tweet: 'mod.reportTweet', channel: 'mod.reportChannel' };
+const titles: Record<UserReportTargetKind, MessageKey> = { video: 'mod.reportVideo', comment: 'mod.reportComment', tweet: 'mod.reportTweet', channel: 'mod.reportChannel' };
 // The contract's English labels stay for the server and moderators' logs; the form shows the catalogue's.
 export const reasonLabels: Record<ReportReason, MessageKey> = {
   spam: 'reason.spam',
@@ -22,7 +22,7 @@ export const reasonLabels: Record<ReportReason, MessageKey> = {
 };
 
 /** The report form: a reason (radio buttons) and an optional text. `remote`: the item is on another server, which gets the report. */
-export function ReportDialog({ kind, id, open, onClose, remote = false }: { kind: ReportTargetKind; id: string; open: boolean; onClose: () => void; remote?: boolean }) {
+export function ReportDialog({ kind, id, open, onClose, remote = false }: { kind: UserReportTargetKind; id: string; open: boolean; onClose: () => void; remote?: boolean }) {
   const [reason, setReason] = useState<ReportReason | null>(null);
   const [text, setText] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -70,7 +70,7 @@ export function ReportDialog({ kind, id, open, onClose, remote = false }: { kind
 }
 
 /** A ⋮ menu whose one entry reports the item (for logged-in viewers who do not own it). */
-export function ReportMenu({ kind, id, label, remote = false }: { kind: ReportTargetKind; id: string; label: string; remote?: boolean }) {
+export function ReportMenu({ kind, id, label, remote = false }: { kind: UserReportTargetKind; id: string; label: string; remote?: boolean }) {
   const [menuOpen, setMenuOpen] = useState(false);
   const [dialogOpen, setDialogOpen] = useState(false);
   return (

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { isRemoteHandle, type FederatedComment } from '@/lib/federation.ts';
 import { session } from '@/lib/session.ts';
-import { ada, signInAs } from '@/test/fixtures.ts';
+import { ada, makeVideo, owner, signInAs } from '@/test/fixtures.ts';
 import { fakeApi, renderApp } from '@/test/render.tsx';
 
 beforeEach(() => session.clear());
@@ -118,6 +118,53 @@ describe('following a channel of another server', () => {
     await userEvent.click(within(dialog).getByRole('radio', { name: 'Spam' }));
     await userEvent.click(within(dialog).getByRole('button', { name: 'Report' }));
     await waitFor(() => expect(calls.find((c) => c.url.pathname === '/api/v1/federation/reports')?.body).toEqual({ targetKind: 'video', targetId: video._id, reason: 'spam' }));
+  });
+
+  it("a user reports a remote account's comment in the thread (to its server); their own comment has no Report", async () => {
+    signInAs();
+    const thread: FederatedComment[] = [
+      { _id: 'c1', uri: 'https://a.example/ap/comments/c1', inReplyTo: 'https://a.example/ap/videos/x', content: '<p>Rude</p>', held: false, author: { name: 'Alice A', handle: '@alice@a.example', host: 'a.example' }, publishedAt: '2026-01-01T00:00:00Z' },
+      { _id: 'c2', uri: 'https://here/ap/comments/c2', inReplyTo: 'https://a.example/ap/comments/c1', content: '<p>Mine</p>', held: false, author: { name: 'Ada', handle: '@ada', host: null }, publishedAt: '2026-01-01T00:00:00Z' },
+    ];
+    const calls = fakeApi((url, init) => {
+      if (url.pathname === `/api/v1/federation/videos/${video._id}`) return { data: { video } };
+      if (url.pathname === '/api/v1/federation/comments') return { data: { comments: thread } };
+      if (url.pathname === '/api/v1/federation/reports' && init.method === 'POST') return { status: 201, data: { object: thread[0]!.uri }, message: 'Report sent' };
+      return me(url);
+    });
+    renderApp(`/remote/video/${video._id}`);
+    const section = await screen.findByRole('region', { name: 'Comments' });
+    const [theirs, mine] = await within(section).findAllByRole('listitem');
+    expect(within(mine!).queryByRole('button', { name: 'Report' })).toBeNull();
+    // Only the channel's owner blocks, on their own video.
+    expect(within(theirs!).queryByRole('button', { name: 'Block @alice@a.example' })).toBeNull();
+    await userEvent.click(within(theirs!).getByRole('button', { name: 'Report' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Report comment' });
+    expect(within(dialog).getByText('It is on another server: your report goes to its moderators, without your name.')).toBeInTheDocument();
+    await userEvent.click(within(dialog).getByRole('radio', { name: 'Harassment' }));
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Report' }));
+    await waitFor(() => expect(calls.find((c) => c.url.pathname === '/api/v1/federation/reports')?.body).toEqual({ targetKind: 'comment', targetId: 'c1', reason: 'harassment' }));
+  });
+
+  it("on their own video, the channel's owner blocks a remote account from its comment", async () => {
+    session.setUser({ userId: owner._id, userName: owner.userName, fullName: owner.fullName, email: 'ada@x.io', avatar: null, cover: null });
+    const local = makeVideo(1);
+    const remoteComment: FederatedComment = { _id: 'c1', uri: 'https://b.example/ap/comments/c1', inReplyTo: `https://here/ap/videos/${local._id}`, content: '<p>Spam</p>', held: false, author: { name: 'Bob B', handle: '@bob@b.example', host: 'b.example' }, publishedAt: '2026-01-01T00:00:00Z' };
+    const calls = fakeApi((url, init) => {
+      const p = url.pathname.replace('/api/v1/', '');
+      if (p === `videos/${local._id}`) return { data: { video: local } };
+      if (p === `videos/${local._id}/similar`) return { data: { videos: [] } };
+      if (p === `comments/video/${local._id}`) return { data: { comments: [], hasNextPage: false, nextCursor: null } };
+      if (p === 'federation/comments') return { data: { comments: [remoteComment] } };
+      if (p === 'federation/channel-blocks' && init.method === 'POST')
+        return { status: 201, data: { actorId: 'a1', handle: '@bob@b.example', name: 'Bob B', blockedAt: '2026-01-01T00:00:00Z' }, message: 'Account blocked' };
+      return undefined;
+    });
+    renderApp(`/video/${local._id}`);
+    const section = await screen.findByRole('region', { name: 'Comments from other servers' });
+    await userEvent.click(await within(section).findByRole('button', { name: 'Block @bob@b.example' }));
+    expect(await screen.findByText('@bob@b.example is blocked: their new comments on your videos are not kept')).toBeInTheDocument();
+    expect(calls.find((c) => c.url.pathname === '/api/v1/federation/channel-blocks')?.body).toEqual({ handle: '@bob@b.example' });
   });
 
   it("the Subscriptions page lists the followed remote channels' videos, from their host", async () => {

@@ -128,7 +128,7 @@ const report = (over: Partial<Report> = {}): Report => ({
   state: 'actioned',
   createdAt: new Date().toISOString(),
   resolvedAt: null,
-  target: { label: 'Cheap watches', videoId: 'v1', tweetId: null, userName: 'bob' },
+  target: { label: 'Cheap watches', videoId: 'v1', tweetId: null, userName: 'bob', remoteVideoId: null },
   ...over,
 });
 
@@ -138,7 +138,7 @@ describe('My reports', () => {
     fakeApi((url) => {
       if (url.pathname === '/api/v1/users/me') return { data: { user: meUser() } };
       if (url.pathname === '/api/v1/reports/mine')
-        return page([report(), report({ _id: 'r2', state: 'open', target: { label: null, videoId: null, tweetId: null, userName: null } }), report({ _id: 'r3', state: 'dismissed', target: { label: 'Fine video', videoId: 'v2', tweetId: null, userName: 'bob' } })]);
+        return page([report(), report({ _id: 'r2', state: 'open', target: { label: null, videoId: null, tweetId: null, userName: null, remoteVideoId: null } }), report({ _id: 'r3', state: 'dismissed', target: { label: 'Fine video', videoId: 'v2', tweetId: null, userName: 'bob', remoteVideoId: null } })]);
       return page([]);
     });
     renderApp('/help');
@@ -165,7 +165,7 @@ describe('My reports', () => {
 const queueItem = (over: Partial<QueueItem> = {}): QueueItem => ({
   targetKind: 'video',
   targetId: 'v9',
-  target: { label: 'Cheap watches', videoId: 'v9', tweetId: null, userName: 'bob' },
+  target: { label: 'Cheap watches', videoId: 'v9', tweetId: null, userName: 'bob', remoteVideoId: null },
   text: 'Buy now',
   thumbnail: null,
   owner: { _id: 'u-bob', userName: 'bob', fullName: 'Bob', role: 'user', state: 'active', stateReason: null, suspendedUntil: null },
@@ -210,6 +210,33 @@ describe('/admin/reports', () => {
     expect([last.url.searchParams.get('state'), last.url.searchParams.get('kind')]).toEqual(['dismissed', 'tweet']);
   });
 
+  it("a comment across servers (another server's Flag) links to the remote video it is under and is only dismissed, not taken down", async () => {
+    session.setAccessToken('T');
+    const calls = fakeApi((url) => {
+      if (url.pathname === '/api/v1/users/me') return { data: { user: meUser('moderator') } };
+      if (url.pathname === '/api/v1/moderation/reports')
+        return page([
+          queueItem({
+            targetKind: 'federatedComment',
+            targetId: 'fc1',
+            target: { label: 'Go away', videoId: null, tweetId: null, userName: 'bob', remoteVideoId: 'rv1' },
+            reports: [{ _id: 'r1', reason: 'hateful', text: 'Harassment', state: 'open', reporter: { _id: 'a1', userName: 'b.example@b.example' }, createdAt: new Date().toISOString() }],
+            reportCount: 1,
+          }),
+        ]);
+      if (url.pathname === '/api/v1/moderation/targets/federatedComment/fc1/dismiss') return { data: null, message: 'Done' };
+      return page([]);
+    });
+    renderApp('/admin/reports');
+    const card = await screen.findByRole('article', { name: 'Reported comment across servers: Go away' });
+    expect(within(card).getByRole('link', { name: 'Go away' })).toHaveAttribute('href', '/remote/video/rv1');
+    for (const name of ['Take down', 'Delete']) expect(within(card).queryByRole('button', { name })).not.toBeInTheDocument();
+    await userEvent.click(within(card).getByRole('button', { name: 'Dismiss' }));
+    await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Dismiss' }));
+    await waitFor(() => expect(calls.some((c) => c.url.pathname === '/api/v1/moderation/targets/federatedComment/fc1/dismiss')).toBe(true));
+    expect(screen.getByRole('option', { name: 'Comments across servers' })).toBeInTheDocument();
+  });
+
   it('suspends the owner with a reason and an end date', async () => {
     session.setAccessToken('T');
     const calls = fakeApi((url) => {
@@ -234,7 +261,7 @@ describe('/admin/reports', () => {
 });
 
 describe('/admin/log', () => {
-  const target = (over: Partial<TargetContext>): TargetContext => ({ label: null, videoId: null, tweetId: null, userName: null, ...over });
+  const target = (over: Partial<TargetContext>): TargetContext => ({ label: null, videoId: null, tweetId: null, userName: null, remoteVideoId: null, ...over });
   const entry = (over: Partial<LogEntry>): LogEntry => ({
     _id: 'l1',
     actor: { _id: 'me', userName: 'me' },

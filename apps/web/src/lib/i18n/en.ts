@@ -789,9 +789,10 @@ export const en = {
   'moderation.reason': 'Reason',
   'moderation.deletedAccount': 'Deleted account',
   'moderation.commandLine': 'Command line (npm run admin)',
-  'moderation.kindName': '{kind, select, video {video} comment {comment} tweet {tweet} channel {channel} user {user} other {{kind}}}',
+  'moderation.kindName': '{kind, select, video {video} comment {comment} federatedComment {comment across servers} tweet {tweet} channel {channel} user {user} other {{kind}}}',
   'moderation.kindsVideos': 'Videos',
   'moderation.kindsComments': 'Comments',
+  'moderation.kindsFederatedComments': 'Comments across servers',
   'moderation.kindsTweets': 'Tweets',
   'moderation.kindsChannels': 'Channels',
   'moderation.keepRemovedTitle': 'Keep it removed',
@@ -835,6 +836,7 @@ export const en = {
   'moderation.reportActioned': 'Action taken',
   'moderation.targetVideo': 'Video',
   'moderation.targetComment': 'Comment',
+  'moderation.targetFederatedComment': 'Comment across servers',
   'moderation.targetTweet': 'Tweet',
   'moderation.targetChannel': 'Channel',
   'moderation.targetOf': '{kind}: ',
@@ -918,6 +920,12 @@ export const en = {
   'federation.loadingVideo': 'Loading the video',
   'federation.playOnOrigin': 'This video can only be watched on its own server.',
   'federation.openOriginal': 'Watch on {host}',
+  'federation.blockAuthor': 'Block {handle}',
+  'federation.blocked': '{handle} is blocked: their new comments on your videos are not kept',
+  'federation.remoteBlocked': 'Accounts on other servers',
+  'federation.remoteBlockedText': 'Their comments on your videos are not kept. Block one from its comment under your video.',
+  'federation.noRemoteBlocked': 'No account of another server is blocked.',
+  'federation.remoteUnblocked': 'Account unblocked',
 } as const;
 
 export type MessageKey = keyof typeof en;

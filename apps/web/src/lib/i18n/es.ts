@@ -788,9 +788,10 @@ const es: Messages = {
   'moderation.reason': 'Motivo',
   'moderation.deletedAccount': 'Cuenta eliminada',
   'moderation.commandLine': 'Línea de comandos (npm run admin)',
-  'moderation.kindName': '{kind, select, video {video} comment {comentario} tweet {tweet} channel {canal} user {usuario} other {{kind}}}',
+  'moderation.kindName': '{kind, select, video {video} comment {comentario} federatedComment {comentario entre servidores} tweet {tweet} channel {canal} user {usuario} other {{kind}}}',
   'moderation.kindsVideos': 'Videos',
   'moderation.kindsComments': 'Comentarios',
+  'moderation.kindsFederatedComments': 'Comentarios entre servidores',
   'moderation.kindsTweets': 'Tweets',
   'moderation.kindsChannels': 'Canales',
   'moderation.keepRemovedTitle': 'Mantenerlo retirado',
@@ -834,6 +835,7 @@ const es: Messages = {
   'moderation.reportActioned': 'Con medidas',
   'moderation.targetVideo': 'Video',
   'moderation.targetComment': 'Comentario',
+  'moderation.targetFederatedComment': 'Comentario entre servidores',
   'moderation.targetTweet': 'Tweet',
   'moderation.targetChannel': 'Canal',
   'moderation.targetOf': '{kind}: ',
@@ -917,6 +919,12 @@ const es: Messages = {
   'federation.loadingVideo': 'Cargando el vídeo',
   'federation.playOnOrigin': 'Este vídeo solo se puede ver en su propio servidor.',
   'federation.openOriginal': 'Ver en {host}',
+  'federation.blockAuthor': 'Bloquear {handle}',
+  'federation.blocked': '{handle} está bloqueado: sus nuevos comentarios en tus videos no se guardan',
+  'federation.remoteBlocked': 'Cuentas de otros servidores',
+  'federation.remoteBlockedText': 'Sus comentarios en tus videos no se guardan. Bloquea una desde su comentario bajo tu video.',
+  'federation.noRemoteBlocked': 'No hay cuentas de otros servidores bloqueadas.',
+  'federation.remoteUnblocked': 'Cuenta desbloqueada',
 };
 
 export default es;

@@ -788,9 +788,10 @@ const fr: Messages = {
   'moderation.reason': 'Raison',
   'moderation.deletedAccount': 'Compte supprimé',
   'moderation.commandLine': 'Ligne de commande (npm run admin)',
-  'moderation.kindName': '{kind, select, video {vidéo} comment {commentaire} tweet {tweet} channel {chaîne} user {utilisateur} other {{kind}}}',
+  'moderation.kindName': '{kind, select, video {vidéo} comment {commentaire} federatedComment {commentaire entre serveurs} tweet {tweet} channel {chaîne} user {utilisateur} other {{kind}}}',
   'moderation.kindsVideos': 'Vidéos',
   'moderation.kindsComments': 'Commentaires',
+  'moderation.kindsFederatedComments': 'Commentaires entre serveurs',
   'moderation.kindsTweets': 'Tweets',
   'moderation.kindsChannels': 'Chaînes',
   'moderation.keepRemovedTitle': 'Le garder retiré',
@@ -834,6 +835,7 @@ const fr: Messages = {
   'moderation.reportActioned': 'Traité',
   'moderation.targetVideo': 'Vidéo',
   'moderation.targetComment': 'Commentaire',
+  'moderation.targetFederatedComment': 'Commentaire entre serveurs',
   'moderation.targetTweet': 'Tweet',
   'moderation.targetChannel': 'Chaîne',
   'moderation.targetOf': '{kind} : ',
@@ -917,6 +919,12 @@ const fr: Messages = {
   'federation.loadingVideo': 'Chargement de la vidéo',
   'federation.playOnOrigin': 'Cette vidéo ne peut être regardée que sur son serveur.',
   'federation.openOriginal': 'Regarder sur {host}',
+  'federation.blockAuthor': 'Bloquer {handle}',
+  'federation.blocked': '{handle} est bloqué : ses nouveaux commentaires sur vos vidéos ne sont pas gardés',
+  'federation.remoteBlocked': 'Comptes d’autres serveurs',
+  'federation.remoteBlockedText': 'Leurs commentaires sur vos vidéos ne sont pas gardés. Bloquez-en un depuis son commentaire sous votre vidéo.',
+  'federation.noRemoteBlocked': 'Aucun compte d’un autre serveur n’est bloqué.',
+  'federation.remoteUnblocked': 'Compte débloqué',
 };
 
 export default fr;

@@ -36,5 +36,6 @@ export function targetHref(kind: ReportTargetKind, target: TargetContext): strin
   if (kind === 'channel') return target.userName ? paths.channel.videos.getHref(target.userName) : null;
   if (target.videoId) return paths.video.getHref(target.videoId);
   if (target.tweetId) return paths.tweet.getHref(target.tweetId);
+  if (target.remoteVideoId) return paths.remoteVideo.getHref(target.remoteVideoId);
   return null;
 }

@@ -8,6 +8,7 @@ const kindLabels: Record<ReportTargetKind, MessageKey> = {
   comment: 'moderation.targetComment',
   tweet: 'moderation.targetTweet',
   channel: 'moderation.targetChannel',
+  federatedComment: 'moderation.targetFederatedComment',
 };
 
 /**

@@ -24,6 +24,7 @@ const kindLabels: Record<ReportTargetKind, MessageKey> = {
   comment: 'moderation.kindsComments',
   tweet: 'moderation.kindsTweets',
   channel: 'moderation.kindsChannels',
+  federatedComment: 'moderation.kindsFederatedComments',
 };
 // The contract's English labels stay for the server; the queue shows the catalogue's.
 const stateLabels: Record<QueueState, MessageKey> = {
@@ -46,13 +47,15 @@ function actionsFor(item: QueueItem, state: QueueState): Ask[] {
       build: (reason) => ({ type: 'dismiss', kind, id, reason }),
     });
   }
-  if (kind !== 'channel' && item.itemState === 'visible') {
+  // A channel is acted on through its account; a comment across servers is dismissed, or its author (when ours) suspended.
+  const content = kind !== 'channel' && kind !== 'federatedComment';
+  if (content && item.itemState === 'visible') {
     asks.push({ title: t('moderation.takeDownTitle'), confirm: t('moderation.takeDown'), reasonRequired: true, build: (reason) => ({ type: 'take-down', kind, id, reason }) });
   }
-  if (kind !== 'channel' && item.itemState === 'taken_down') {
+  if (content && item.itemState === 'taken_down') {
     asks.push({ title: t('moderation.restoreTitle'), confirm: t('moderation.restore'), reasonRequired: false, build: (reason) => ({ type: 'restore', kind, id, reason }) });
   }
-  if (kind !== 'channel' && item.itemState !== 'deleted') {
+  if (content && item.itemState !== 'deleted') {
     asks.push({ title: t('moderation.deleteTitle'), confirm: t('common.delete'), reasonRequired: false, build: (reason) => ({ type: 'delete', kind, id, reason }) });
   }
   if (owner && owner.state === 'suspended') {
