@@ -488,6 +488,21 @@ export const federatedVideos = pgTable('federated_videos', {
   sentAt: ts('sent_at').notNull().defaultNow(),
 });
 
+/** Local comments whose Note went to other servers (migration 1071): Update and Delete follow them. */
+export const federatedLocalComments = pgTable('federated_local_comments', {
+  commentId: uuid('comment_id').primaryKey(),
+  videoId: uuid('video_id')
+    .notNull()
+    .references(() => videos.id, { onDelete: 'cascade' }),
+  channelId: uuid('channel_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  authorId: uuid('author_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  sentAt: ts('sent_at').notNull().defaultNow(),
+});
+
 export const inboxSeen = pgTable('inbox_seen', {
   activityId: text('activity_id').primaryKey(),
   receivedAt: ts('received_at').notNull().defaultNow(),

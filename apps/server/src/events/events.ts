@@ -20,6 +20,11 @@ export type DomainEvent =
   /** Anything others may mirror changed: details, privacy, take-down or restore, deletion (federation, ADR 023). */
   | { kind: 'videoChanged'; actorId: string; videoId: string }
   | { kind: 'commentPublished'; actorId: string; commentId: string }
+  /**
+   * A comment on a video was edited, deleted (with its replies) or taken down or restored: federation
+   * sends Update or Delete of the Notes it sent (ADR 023). actorId is the one who acted.
+   */
+  | { kind: 'commentChanged'; actorId: string; commentId: string; videoId: string }
   | { kind: 'tweetPublished'; actorId: string; tweetId: string }
   /** A tweet was edited or deleted (federation sends Update or Delete of its Note); actorId is its owner. */
   | { kind: 'tweetChanged'; actorId: string; tweetId: string }

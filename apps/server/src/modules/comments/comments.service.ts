@@ -98,6 +98,7 @@ export class CommentsService {
       const reviewState = this.reviewStateOf(watched, userId, entity);
       await repo.updateContent(id, content, reviewState);
       if (reviewState !== comment.reviewState) await this.count(repo, type, entityId, comment.parentId, reviewState === 'published' ? 1 : -1);
+      await commentChanged(tx, comment, userId);
     });
     return this.view(id, userId);
   }
@@ -120,6 +121,7 @@ export class CommentsService {
       if (removed === 0) throw notFound(commentMessages.notFound);
       await repo.bumpEntityCount(type, entityId, -published);
       if (comment.parentId && comment.reviewState === 'published') await repo.bumpReplies(comment.parentId, -1);
+      await commentChanged(tx, comment, userId);
       await within?.(tx);
       return published;
     });
@@ -206,4 +208,12 @@ export class CommentsService {
     if (comment.ownerId !== userId) throw forbidden(commentMessages.notOwner);
     return comment;
   }
+}
+
+/**
+ * A video's comment changed (edited, deleted with its replies, taken down or restored): told in the
+ * caller's transaction, so federation updates or deletes the Notes it sent (it reads the state when it runs).
+ */
+export async function commentChanged(tx: Executor, comment: { id: string; videoId: string | null }, actorId: string): Promise<void> {
+  if (comment.videoId) await recordEvent(tx, { kind: 'commentChanged', actorId, commentId: comment.id, videoId: comment.videoId });
 }

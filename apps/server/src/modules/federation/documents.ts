@@ -27,6 +27,8 @@ export class FederationUrls {
   video = (videoId: string) => `${this.base}/ap/videos/${videoId}`;
   activity = (kind: string, id: string) => `${this.base}/ap/activities/${kind}/${id}`;
   tweet = (tweetId: string) => `${this.base}/ap/tweets/${tweetId}`;
+  /** A comment of the comments module (`/ap/comments/{id}` names a comment across servers). */
+  videoComment = (commentId: string) => `${this.base}/ap/video-comments/${commentId}`;
   tweetPage = (tweetId: string) => `${this.base}/tweet/${tweetId}`;
   channelPage = (userName: string) => `${this.base}/channel/@${encodeURIComponent(userName)}`;
   videoPage = (videoId: string) => `${this.base}/video/${videoId}`;
@@ -249,4 +251,19 @@ export function tweetNote(u: FederationUrls, t: { id: string; ownerId: string; c
     to: [AS_PUBLIC],
     cc: [`${channel}/followers`],
   };
+}
+
+/**
+ * A local comment on a federated video as the `Note` of its author's `Person`: answering the video,
+ * or the comment it replies to; to Public, cc the channel's followers (the servers it goes to).
+ */
+export function videoCommentNote(u: FederationUrls, c: { id: string; authorId: string; parentId: string | null; videoId: string; channelId: string; content: string; createdAt: Date }) {
+  return noteObject(u, {
+    uri: u.videoComment(c.id),
+    authorUserId: c.authorId,
+    inReplyTo: c.parentId ? u.videoComment(c.parentId) : u.video(c.videoId),
+    content: textToHtml(c.content),
+    publishedAt: c.createdAt,
+    cc: [`${u.channel(c.channelId)}/followers`],
+  });
 }

@@ -142,7 +142,7 @@ export class FederatedComments {
     const base = { id: newId(), uri: id.toString(), authorActorId: actor.id, inReplyTo: inReplyTo.toString(), content, publishedAt: Number.isFinite(published) ? new Date(published) : new Date() };
 
     const parent = await repo.commentByUri(inReplyTo.toString());
-    const localVideoId = parent?.localVideoId ?? this.localVideoId(inReplyTo.toString());
+    const localVideoId = parent?.localVideoId ?? this.localVideoId(inReplyTo.toString()) ?? (await this.localCommentVideo(repo, inReplyTo.toString()));
     if (localVideoId) {
       const video = await repo.listedVideo(localVideoId);
       if (!video || !video.video.commentsEnabled) return 'ignored';
@@ -156,6 +156,13 @@ export class FederatedComments {
     if (!remoteVideoId) return 'ignored';
     await repo.insertComment({ ...base, remoteVideoId });
     return 'stored';
+  }
+
+  /** A reply to one of our local comments' Notes (`/ap/video-comments/{id}`) is kept under that comment's video. */
+  private async localCommentVideo(repo: FederationRepository, uri: string): Promise<string | null> {
+    const prefix = `${this.urls.base}/ap/video-comments/`;
+    const id = uri.startsWith(prefix) ? uri.slice(prefix.length) : '';
+    return /^[0-9a-f-]{36}$/i.test(id) ? repo.commentVideo(id.toLowerCase()) : null;
   }
 
   private localVideoId(uri: string): string | null {

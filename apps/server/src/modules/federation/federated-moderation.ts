@@ -134,12 +134,13 @@ export class FederatedModeration {
   private async localTarget(repo: FederationRepository, uri: string): Promise<{ kind: ReportTargetKind; id: string } | null> {
     const comment = await repo.commentByUri(uri);
     if (comment) return comment.authorUserId || comment.localVideoId ? { kind: 'federatedComment', id: comment.id } : null;
-    const match = /^\/(ap\/videos|video|ap\/tweets|ap\/channels|ap\/accounts)\/([0-9a-f-]{36})$/i.exec(uri.startsWith(this.urls.base) ? uri.slice(this.urls.base.length) : '');
+    const match = /^\/(ap\/videos|video|ap\/tweets|ap\/video-comments|ap\/channels|ap\/accounts)\/([0-9a-f-]{36})$/i.exec(uri.startsWith(this.urls.base) ? uri.slice(this.urls.base.length) : '');
     if (!match || !isUuid(match[2]!.toLowerCase())) return null;
     const id = match[2]!.toLowerCase();
     const path = match[1]!.toLowerCase();
     if (path === 'ap/videos' || path === 'video') return (await repo.listedVideo(id)) ? { kind: 'video', id } : null;
     if (path === 'ap/tweets') return (await repo.shownTweet(id)) ? { kind: 'tweet', id } : null;
+    if (path === 'ap/video-comments') return (await repo.commentVideo(id)) ? { kind: 'comment', id } : null;
     return (await repo.localChannel({ id })) ? { kind: 'channel', id } : null;
   }
 

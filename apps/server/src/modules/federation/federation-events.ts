@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.ts';
 import type { EventSubscriber } from '../../events/dispatch.ts';
 import { enqueueDeliveries } from './delivery.ts';
-import { activity, AS_PUBLIC, tweetNote } from './documents.ts';
+import { activity, AS_PUBLIC, tweetNote, videoCommentNote } from './documents.ts';
 import { FederationRepository } from './federation.repository.ts';
 import { FederationService } from './federation.service.ts';
 
@@ -35,6 +35,38 @@ export function federationEvents(ctx: AppContext): EventSubscriber {
   }
 
   /**
+   * A local comment on a video that went to other servers, as its author's Note to the channel's
+   * followers' servers: Create when it is first shown, Update after an edit while shown; Delete of a
+   * Tombstone for each sent Note no longer shown (held by an edit, taken down, deleted with an
+   * ancestor). Replies answer their parent's Note, so threads are kept.
+   */
+  async function videoCommentActivity(eventId: string, commentId: string, videoId: string) {
+    const repo = new FederationRepository(ctx.db);
+    const comment = await repo.sendableComment(commentId);
+    return ctx.db.transaction(async (tx) => {
+      const trepo = new FederationRepository(tx);
+      const sent: Record<string, number> = {};
+      const send = async (type: string, authorId: string, channelId: string, object: { type: string; id: string }) => {
+        const act = activity(type, `${object.id}/${type.toLowerCase()}/${eventId}`, urls.account(authorId), object, { to: [AS_PUBLIC], cc: [`${urls.channel(channelId)}/followers`] });
+        sent[type] = (sent[type] ?? 0) + (await enqueueDeliveries(tx, await trepo.followerInboxes(channelId), act, { kind: 'account', userId: authorId }));
+      };
+      if (comment) {
+        const [before] = await trepo.sentComments(comment.videoId, [comment.id]);
+        await trepo.markCommentSent({ commentId: comment.id, videoId: comment.videoId, channelId: comment.channelId, authorId: comment.authorId });
+        await send(before ? 'Update' : 'Create', comment.authorId, comment.channelId, videoCommentNote(urls, comment));
+      }
+      // Sent Notes no longer shown: this one (held, taken down, the video no longer federated) and any deleted with it.
+      const hidden = comment ? [] : await trepo.sentComments(videoId, [commentId]);
+      const gone = new Map([...hidden, ...(await trepo.goneSentComments(videoId))].map((g) => [g.commentId, g]));
+      for (const g of gone.values()) {
+        await trepo.unmarkCommentSent(g.commentId);
+        await send('Delete', g.authorId, g.channelId, { type: 'Tombstone', id: urls.videoComment(g.commentId) });
+      }
+      return Object.keys(sent).length > 0 ? sent : { skipped: 'not sent' };
+    });
+  }
+
+  /**
    * A deleted account: `Delete` of its channel (`Group`) and its account (`Person`), each signed by
    * the actor deleted (its key outlives the account for this, migration 1047), object = actor, as
    * Mastodon (`DeleteService` for an actor) and PeerTube (`processDeleteActivity`) expect.
@@ -57,6 +89,12 @@ export function federationEvents(ctx: AppContext): EventSubscriber {
       if (!ctx.config.federation.enabled) return { skipped: 'federation off' };
       if (event.kind === 'tweetPublished' || event.kind === 'tweetChanged') return tweetNoteActivity(eventId, event);
       if (event.kind === 'accountDeleted') return accountDeleted(eventId, event.userId, event.inboxes);
+      if (event.kind === 'commentChanged') return videoCommentActivity(eventId, event.commentId, event.videoId);
+      if (event.kind === 'commentPublished') {
+        // Only a video's comments federate; the event does not say which entity, the comment does.
+        const video = await new FederationRepository(ctx.db).commentVideo(event.commentId);
+        return video ? videoCommentActivity(eventId, event.commentId, video) : { skipped: 'not on a video' };
+      }
       if (event.kind !== 'videoPublished' && event.kind !== 'videoChanged') return { skipped: event.kind };
       const video = await federation.videoDocument(event.videoId);
       return ctx.db.transaction(async (tx) => {

@@ -2,7 +2,9 @@ import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import { queryRows, type Executor } from '../../db/client.ts';
 import {
   channelRemoteBlocks,
+  comments,
   federatedComments,
+  federatedLocalComments,
   federationFlags,
   federatedVideos,
   federationAllowedHosts,
@@ -23,7 +25,7 @@ import {
   videos,
 } from '../../db/schema.ts';
 import { accountVisibleTo } from '../../policy/content-state.ts';
-import { tweetShownTo, videoListedTo, videoVisibleTo } from '../../policy/visibility.ts';
+import { commentShownTo, tweetShownTo, videoListedTo, videoVisibleTo } from '../../policy/visibility.ts';
 
 export type RemoteActorRow = typeof remoteActors.$inferSelect;
 export type RemoteActorInput = Omit<typeof remoteActors.$inferInsert, 'createdAt'>;
@@ -129,6 +131,50 @@ export class FederationRepository {
   async federatedVideo(videoId: string) {
     const [row] = await this.db.select().from(federatedVideos).where(eq(federatedVideos.videoId, videoId));
     return row;
+  }
+
+  /**
+   * A local comment anyone may see (published, not taken down) on a video that is listed, has its
+   * comments on, and went to other servers: what federation sends as a Note.
+   */
+  async sendableComment(id: string) {
+    const [row] = await this.db
+      .select({ id: comments.id, authorId: comments.ownerId, parentId: comments.parentId, videoId: videos.id, channelId: videos.ownerId, content: comments.content, createdAt: comments.createdAt })
+      .from(comments)
+      .innerJoin(videos, eq(videos.id, comments.videoId))
+      .innerJoin(federatedVideos, eq(federatedVideos.videoId, videos.id))
+      .where(and(eq(comments.id, id), commentShownTo(null, false), videoListedTo(null), eq(videos.commentsEnabled, true)));
+    return row;
+  }
+
+  /** The video a local comment is on (null for a tweet's or a live's). */
+  async commentVideo(id: string): Promise<string | null> {
+    const [row] = await this.db.select({ videoId: comments.videoId }).from(comments).where(eq(comments.id, id));
+    return row?.videoId ?? null;
+  }
+
+  /** The local comments of a video whose Note went out, by id (all of them, or those given). */
+  sentComments(videoId: string, commentIds?: string[]) {
+    const which = commentIds ? inArray(federatedLocalComments.commentId, commentIds) : undefined;
+    return this.db.select().from(federatedLocalComments).where(and(eq(federatedLocalComments.videoId, videoId), which));
+  }
+
+  /** Those of a video's sent comments that no longer exist (deleted with an ancestor, or alone). */
+  async goneSentComments(videoId: string) {
+    return this.db
+      .select({ sent: federatedLocalComments })
+      .from(federatedLocalComments)
+      .leftJoin(comments, eq(comments.id, federatedLocalComments.commentId))
+      .where(and(eq(federatedLocalComments.videoId, videoId), sql`${comments.id} IS NULL`))
+      .then((rows) => rows.map((r) => r.sent));
+  }
+
+  async markCommentSent(row: { commentId: string; videoId: string; channelId: string; authorId: string }): Promise<void> {
+    await this.db.insert(federatedLocalComments).values(row).onConflictDoUpdate({ target: federatedLocalComments.commentId, set: { sentAt: sql`now()` } });
+  }
+
+  async unmarkCommentSent(commentId: string): Promise<void> {
+    await this.db.delete(federatedLocalComments).where(eq(federatedLocalComments.commentId, commentId));
   }
 
   async markFederated(videoId: string, ownerId: string): Promise<void> {

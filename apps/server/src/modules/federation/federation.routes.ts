@@ -93,6 +93,10 @@ export const federationRoutes: FastifyPluginAsyncZod<ModuleOptions> = async (app
     const doc = await comments.noteDocument(request.params.id);
     return sendAp(reply, doc && withContext(doc));
   });
+  app.get('/ap/video-comments/:id', { schema: { tags, params: idParams } }, async (request, reply) => {
+    const doc = await federation.videoCommentDocument(request.params.id);
+    return sendAp(reply, doc && withContext(doc));
+  });
   app.get('/ap/videos/:id', { schema: { tags, params: idParams } }, async (request, reply) => {
     const doc = await federation.videoDocument(request.params.id);
     return sendAp(reply, doc && withContext(doc));

@@ -15,6 +15,7 @@ import {
   instanceActor,
   nodeinfo,
   tweetNote,
+  videoCommentNote,
   videoObject,
   webfinger,
   type ChannelFacts,
@@ -103,6 +104,12 @@ export class FederationService {
   async instanceDocument() {
     const key = await keyFor(this.ctx.db, { kind: 'instance' });
     return instanceActor(this.urls, (await this.ctx.settings.get()).name, key.publicKeyPem);
+  }
+
+  /** A local comment sent to other servers, as its `Note` (null while it would not be sent). */
+  async videoCommentDocument(id: string) {
+    const c = await this.repo.sendableComment(id);
+    return c ? videoCommentNote(this.urls, c) : null;
   }
 
   /** The public video as a `Video`; null for anything not listed (unlisted and private never federate). */

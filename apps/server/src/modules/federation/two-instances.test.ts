@@ -149,6 +149,50 @@ describe('two instances', () => {
     expect((await threadOnA()).map((c) => c.held)).toEqual([false, false]);
     expect((await threadOnA(alice)).map((c) => c.held)).toEqual([false, false, true]);
 
+    // A's local comments (the comments module) reach B as Notes under the video, threaded; a reply
+    // from B to one is kept on A; a take-down and a deletion on A remove them from B.
+    const hostA = new URL(a.base).host;
+    const carla = await createUser(a.ctx, { userName: 'carla' });
+    const local = await a.app.inject({ method: 'POST', url: `/api/v1/comments/video/${video.id}`, headers: await bearer(a.ctx, carla), payload: { content: 'Local <hello> from A' } });
+    expect(local.statusCode).toBe(201);
+    const localId = local.json().data._id as string;
+    const localReply = await a.app.inject({ method: 'POST', url: `/api/v1/comments/video/${video.id}/${localId}`, headers: aliceAuth, payload: { content: 'Local reply' } });
+    expect(localReply.statusCode).toBe(201);
+    await drain(a);
+    type Shown = { _id: string; uri: string; content: string; inReplyTo: string; author: { handle: string } };
+    const localOnB = async () =>
+      ((await b.app.inject({ method: 'GET', url: `/api/v1/federation/comments?video=${remoteVideoId}` })).json().data.comments as Shown[]).filter((c) => c.uri.includes('/ap/video-comments/'));
+    const noteOf = (id: string) => `${a.base}/ap/video-comments/${id}`;
+    expect(await localOnB()).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ uri: noteOf(localId), content: '<p>Local &lt;hello&gt; from A</p>', author: expect.objectContaining({ handle: `@carla@${hostA}` }), inReplyTo: `${a.base}/ap/videos/${video.id}` }),
+        expect.objectContaining({ uri: noteOf(localReply.json().data._id), content: '<p>Local reply</p>', author: expect.objectContaining({ handle: `@alice@${hostA}` }), inReplyTo: noteOf(localId) }),
+      ]),
+    );
+    expect(await localOnB()).toHaveLength(2);
+    // A serves the Note at its id, shaped as PeerTube's comment checks want (sanitizeAndCheckVideoCommentObject).
+    const served = (await a.app.inject({ method: 'GET', url: `/ap/video-comments/${localId}`, headers: { accept: 'application/activity+json' } })).json();
+    expect(served).toMatchObject({ type: 'Note', id: noteOf(localId), url: noteOf(localId), attributedTo: `${a.base}/ap/accounts/${carla.id}`, inReplyTo: `${a.base}/ap/videos/${video.id}` });
+    expect(served.to).toContain('https://www.w3.org/ns/activitystreams#Public');
+    const answer = await b.app.inject({
+      method: 'POST',
+      url: `/api/v1/federation/comments/${(await localOnB()).find((c) => c.uri === noteOf(localId))!._id}/replies`,
+      headers: await bearer(b.ctx, bob),
+      payload: { content: 'Bob answers Carla' },
+    });
+    expect(answer.statusCode).toBe(201);
+    await drain(b);
+    expect((await threadOnA()).find((c) => c.content === '<p>Bob answers Carla</p>')).toMatchObject({ inReplyTo: noteOf(localId) });
+    const modA = await createUser(a.ctx, { role: 'moderator' });
+    const down = await a.app.inject({ method: 'POST', url: `/api/v1/moderation/targets/comment/${localReply.json().data._id}/take-down`, headers: await bearer(a.ctx, modA), payload: { reason: 'Rude' } });
+    expect(down.statusCode).toBe(200);
+    await drain(a);
+    expect((await localOnB()).map((c) => c.uri)).toEqual([noteOf(localId)]);
+    const removed = await a.app.inject({ method: 'DELETE', url: `/api/v1/comments/${localId}`, headers: await bearer(a.ctx, carla) });
+    expect(removed.statusCode).toBe(200);
+    await drain(a);
+    expect(await localOnB()).toEqual([]);
+
     // B's user likes it: the like counts on A; a dislike instead replaces it (Undo, then Dislike).
     const counts = async () => (await a.ctx.db.select({ likes: videos.likes, dislikes: videos.dislikes }).from(videos).where(eq(videos.id, video.id)))[0];
     const rate = async (rating: string) =>

@@ -31,7 +31,7 @@ import {
 } from '../../mail/templates.ts';
 import { canActAgainst, type Actor } from '../../lib/permissions.ts';
 import { SessionsRepository } from '../../identity/sessions.repository.ts';
-import { CommentsService } from '../comments/comments.service.ts';
+import { commentChanged, CommentsService } from '../comments/comments.service.ts';
 import { mediaUrls, type MediaUrls } from '../media-links/media-links.ts';
 import { TweetsService } from '../tweets/tweets.service.ts';
 import { VideosService } from '../videos/videos.service.ts';
@@ -237,6 +237,7 @@ export class ModerationService {
       if (kind === 'video') await videoChanged(tx, { id, ownerId: row.owner_id }, wasListed);
       // Federation sends Delete of a taken-down tweet's Note (Update once restored).
       if (kind === 'tweet') await recordEvent(tx, { kind: 'tweetChanged', actorId: row.owner_id, tweetId: id });
+      if (kind === 'comment') await commentChanged(tx, { id, videoId: target.video_id }, actor.id);
       const reporters = down ? (await repo.resolveOpen(kind, id, 'actioned', actor.id)).reporters : [];
       await repo.log({ actorId: actor.id, targetKind: kind, targetId: id, action: down ? 'take_down' : 'restore', reason, label: targetLabel(target) });
       const link = this.itemLink(target);

@@ -78,6 +78,9 @@ export function notificationEvents(ctx: AppContext): EventSubscriber {
     async tweetChanged() {
       return { skipped: 'no notification' };
     },
+    async commentChanged() {
+      return { skipped: 'no notification' };
+    },
     async accountDeleted() {
       return { skipped: 'no notification' };
     },
