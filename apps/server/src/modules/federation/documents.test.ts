@@ -16,6 +16,7 @@ import { newId } from '../../lib/ids.ts';
 import type { UserRow } from '../users/users.repository.ts';
 import { builtIndex } from '../pages/built-app.fixture.ts';
 import { isPrivateAddress, safeFetch } from './safe-fetch.ts';
+import { WatchedWordsService } from '../watched-words/watched-words.service.ts';
 
 /**
  * The documents Glimpse serves, checked against the rules PeerTube's validators apply to what it
@@ -396,5 +397,58 @@ describe('tweets', () => {
     const deleted = await t.app.inject({ method: 'DELETE', url: `/api/v1/tweets/${tweetId}`, headers: await bearer(t.ctx, alice) });
     expect(deleted.statusCode).toBe(200);
     expect((await sent())[3]).toMatchObject({ type: 'Delete', object: { type: 'Tombstone', id: `${BASE}/ap/tweets/${tweetId}` } });
+  });
+});
+
+describe('local comments', () => {
+  it("on a federated video go to the channel's followers as the author's Note: Create, Update after an edit, Delete when held or deleted", async () => {
+    // Alice's video went out (the caption test told federation) and remote.example follows her (the tweets test).
+    const worker = createWorker(t.ctx, memoryLog());
+    const sent = async () => {
+      while (await worker.runOnce([EVENTS_QUEUE]));
+      const rows = await queryRows<{ payload: { inbox: string; activity: { type: string; actor: string; object: { type: string; id: string; content?: string; inReplyTo?: string } } } }>(
+        t.ctx.db,
+        sql`SELECT payload FROM jobs WHERE queue = ${DELIVER_QUEUE} AND payload->'activity'->'object'->>'id' LIKE ${`${BASE}/ap/video-comments/%`} ORDER BY created_at, id`,
+      );
+      return rows.map((r) => r.payload);
+    };
+    const bea = await createUser(t.ctx, { userName: 'bea_fed' });
+    const auth = await bearer(t.ctx, bea);
+    const res = await t.app.inject({ method: 'POST', url: `/api/v1/comments/video/${videoId}`, headers: auth, payload: { content: 'Nice & <short>' } });
+    expect(res.statusCode).toBe(201);
+    const id = res.json().data._id as string;
+    const note = `${BASE}/ap/video-comments/${id}`;
+    const [create] = await sent();
+    expect(create).toMatchObject({
+      inbox: 'https://remote.example/inbox',
+      activity: { type: 'Create', actor: `${BASE}/ap/accounts/${bea.id}`, object: { type: 'Note', id: note, content: '<p>Nice &amp; &lt;short&gt;</p>', inReplyTo: `${BASE}/ap/videos/${videoId}` } },
+    });
+    // Served at its id, the same Note.
+    const served = await get(`/ap/video-comments/${id}`);
+    expect(served.statusCode).toBe(200);
+    expect(served.json()).toMatchObject(create!.activity.object);
+
+    // Another server's Flag naming the Note is a report of the comment (remote.example has a tie: it follows alice).
+    const fan = (await new FederationRepository(t.ctx.db).remoteActorByUri('https://remote.example/users/fan'))!;
+    const flagged = await t.ctx.db.transaction((tx) =>
+      new FederatedModeration(t.ctx).receiveFlag(new FederationRepository(tx), new ModerationRepository(tx), fan, { type: 'Flag', content: 'Rude', object: note }),
+    );
+    expect(flagged).toBe('reported');
+    expect(await queryRows(t.ctx.db, sql`SELECT target_kind, reason FROM reports WHERE target_id = ${id}`)).toEqual([{ target_kind: 'comment', reason: 'other' }]);
+
+    const edit = (content: string) => t.app.inject({ method: 'PATCH', url: `/api/v1/comments/${id}`, headers: auth, payload: { content } });
+    expect((await edit('Nicer')).statusCode).toBe(200);
+    expect((await sent()).map((p) => [p.activity.type, p.activity.object.content ?? null])).toEqual([
+      ['Create', '<p>Nice &amp; &lt;short&gt;</p>'],
+      ['Update', '<p>Nicer</p>'],
+    ]);
+    // Held by a watched word: no longer shown, so its Note is deleted (and not served).
+    await new WatchedWordsService(t.ctx).add('forbiddenword');
+    expect((await edit('a forbiddenword here')).statusCode).toBe(200);
+    expect((await sent()).map((p) => p.activity.type)).toEqual(['Create', 'Update', 'Delete']);
+    expectApiError(await get(`/ap/video-comments/${id}`), 404);
+    // Deleted while held: nothing more to send.
+    expect((await t.app.inject({ method: 'DELETE', url: `/api/v1/comments/${id}`, headers: auth })).statusCode).toBe(200);
+    expect((await sent()).map((p) => p.activity.type)).toEqual(['Create', 'Update', 'Delete']);
   });
 });
