@@ -40,4 +40,7 @@ const server = new SMTPServer({
     });
   },
 });
+// smtp-server emits a connection's socket and TLS errors on the server: unheard, one would end this
+// process and every later mail of the suite with it.
+server.on('error', (err) => console.error(`e2e SMTP server: ${err.message}`));
 server.listen(smtpPort, '127.0.0.1', () => console.log(`e2e SMTP server on 127.0.0.1:${smtpPort}`));

@@ -34,6 +34,8 @@ export async function createContext(config: Config): Promise<AppContext> {
   await applyStorageMoves(database.db, storage);
   await promoteAdminEmail(database.db, config);
   const settings = new SettingsService(database.db, defaultSettings(config));
+  // Read once now, so the first mail has the instance's name (the mailer never waits for the database).
+  await settings.get();
   return {
     config,
     database,

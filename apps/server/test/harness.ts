@@ -83,6 +83,8 @@ export async function createTestApp(env: Record<string, string> = {}, opts: Buil
   const config = loadConfig({ ...TEST_ENV, DATA_DIR: dataDir, ...env });
   const { database, drop } = await freshDatabase();
   const settings = new SettingsService(database.db, defaultSettings(config));
+  // Read once now, so the first mail has the instance's name (the mailer never waits for the database).
+  await settings.get();
   const ctx: AppContext = {
     config,
     database,

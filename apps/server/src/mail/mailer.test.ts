@@ -10,7 +10,7 @@ import { createMailer, OutboxMailer, senderFor } from './mailer.ts';
 import { resetLink, verificationLink, verificationMail } from './templates.ts';
 
 /** The instance's name as the settings service gives it. */
-const named = (name = 'Glimpse') => ({ get: async () => ({ name }) });
+const named = (name = 'Glimpse') => ({ latest: () => ({ name }) });
 
 let dataDir: string;
 beforeAll(async () => {
@@ -52,7 +52,7 @@ describe('mailer', () => {
   it("sends under the instance's name when MAIL_FROM is an address alone, read at each mail", async () => {
     const box = path.join(dataDir, 'named');
     let name = 'Ciné Club, Lyon';
-    const mailer = createMailer(loadConfig({ ...TEST_ENV, DATA_DIR: box }), { get: async () => ({ name }) }, () => {});
+    const mailer = createMailer(loadConfig({ ...TEST_ENV, DATA_DIR: box }), { latest: () => ({ name }) }, () => {});
     await mailer.send({ ...rich, to: 'first@example.com' });
     name = 'Club, Lyon';
     await mailer.send({ ...rich, to: 'second@example.com' });

@@ -16,9 +16,12 @@ export interface MailMessage {
   headers?: Record<string, string>;
 }
 
-/** Where the instance's current name comes from (the settings service; read per mail, it is cached). */
+/**
+ * Where the instance's current name comes from (the settings service's last read). Synchronous on
+ * purpose: mails are sent inside transactions, where a database read would wait on PGlite forever.
+ */
 export interface SenderNameSource {
-  get(): Promise<{ name: string }>;
+  latest(): { name: string };
 }
 
 /** A MAIL_FROM with its own display name ("Ops <ops@x.org>"): the operator chose it, and it stays. */
@@ -89,7 +92,7 @@ export class OutboxMailer implements Mailer {
 
 /** SMTP when configured, else the outbox folder DATA_DIR/outbox; sent from `senderFor`. */
 export function createMailer(config: Config, instance: SenderNameSource, log: (line: string) => void = console.log): Mailer {
-  const from = async () => senderFor(config.mailFrom, (await instance.get()).name);
+  const from = async () => senderFor(config.mailFrom, instance.latest().name);
   if (config.smtpUrl) return new SmtpMailer(config.smtpUrl, from);
   return new OutboxMailer(path.join(config.dataDir, 'outbox'), from, log);
 }

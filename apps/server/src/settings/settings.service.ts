@@ -44,6 +44,16 @@ export class SettingsService {
     return this.remember(await new SettingsRepository(this.db).read());
   }
 
+  /**
+   * The settings as last read, at once: for what may run inside a caller's transaction (a mail sent
+   * before its transaction commits). Waiting for the database there would wait forever on PGlite,
+   * whose one connection the transaction holds. A stale copy is read again in the background.
+   */
+  latest(): InstanceSettings {
+    if (!this.cached || Date.now() - this.cached.at >= CACHE_MS) void this.get().catch(() => undefined);
+    return this.cached?.value ?? this.defaults;
+  }
+
   /** Admins only (checked by the caller through can(viewer, 'configure')). */
   async update(changes: Partial<InstanceSettings>): Promise<InstanceSettings> {
     return this.remember(await new SettingsRepository(this.db).merge(changes));

@@ -1,10 +1,10 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { clipJob } from '@glimpse/media';
 import { instanceMessages } from '@glimpse/contract';
-import { bearer, createTestApp, createUser, testMedia, uploadVideo, type TestContext } from '../../test/harness.ts';
+import { bearer, createTestApp, createUser, readOutbox, testMedia, uploadVideo, type TestContext } from '../../test/harness.ts';
 import { call, expectError } from '../../test/http.ts';
 import { SettingsRepository } from './settings.repository.ts';
 import { defaultSettings, SettingsService } from './settings.service.ts';
@@ -31,6 +31,26 @@ describe('the settings service', () => {
     expect(await t.ctx.settings.get()).toMatchObject({ name: 'Tube Club', quotaBytes: 5_000_000_000 });
     // A fresh process reads the stored row.
     expect(await new SettingsService(t.ctx.db, defaultSettings(t.config)).get()).toMatchObject({ name: 'Tube Club', quotaBytes: 5_000_000_000 });
+  });
+
+  // A registration mails its link before its transaction commits. On PGlite (one connection, held by
+  // the transaction) a mail that read the settings from the database once the copy was stale (a
+  // slow password hash is enough) waited forever, and every request behind it: the e2e suite hung.
+  it("mails inside a transaction with a stale copy without waiting for the database, under the instance's name", async () => {
+    const { name } = await t.ctx.settings.update({ name: 'Stale Copy Club' });
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      await t.ctx.db.transaction(async () => {
+        vi.setSystemTime(Date.now() + 60_000);
+        await t.ctx.mailer.send({ to: 'stale@example.com', subject: 'Hello', text: 'Hi', link: 'http://x/' });
+      });
+    } finally {
+      vi.useRealTimers();
+    }
+    const mail = (await readOutbox(t.dataDir)).find((m) => m.to === 'stale@example.com');
+    expect(mail?.headers.from).toContain(name);
+    // The stale copy was read again once the transaction let go.
+    await expect.poll(() => t.ctx.settings.latest().name).toBe(name);
   });
 
   it('falls back to the default for a stored value that no longer fits', async () => {

@@ -34,7 +34,9 @@ export class QuotaService {
 
   /** Throws QuotaExceeded when `bytes` more would exceed a quota. Run on `db` (a transaction that locked the account, at the last chunk). */
   async check(userId: string, bytes: number, db: Executor = this.ctx.db): Promise<void> {
-    const { quotaBytes, dailyQuotaBytes } = await this.ctx.settings.get();
+    // Inside the caller's transaction the settings are not read from the database: on PGlite that
+    // read would wait forever for the connection the transaction holds (the check before it read them).
+    const { quotaBytes, dailyQuotaBytes } = db === this.ctx.db ? await this.ctx.settings.get() : this.ctx.settings.latest();
     if (quotaBytes === null && dailyQuotaBytes === null) return;
     const { used, daily } = await new StorageUsageRepository(db).usage(userId);
     if (quotaBytes !== null && used + bytes > quotaBytes) {
