@@ -45,7 +45,7 @@ function job(source: string, r: { width: number; height: number; maxKbps: number
                 fps: '25',
                 maxrate: r.maxKbps * 1000,
                 bufsize: r.maxKbps * 2000,
-                options: { preset, crf, profile: 'high', 'x264-params': `keyint=${keyint}:min-keyint=${keyint}:scenecut=0:open-gop=0` },
+                options: { preset, crf, profile: 'high', 'x264-params': `keyint=${keyint}:min-keyint=${keyint}:scenecut=0:open-gop=0:bframes=16:b-adapt=1` },
               },
             ],
           }

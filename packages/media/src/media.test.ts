@@ -209,8 +209,8 @@ describe('planTranscode', () => {
     expect(hls.options!.var_stream_map).toBe('a:0,agroup:audio,name:audio,default:yes v:0,agroup:audio,name:240p v:1,agroup:audio,name:360p v:2,agroup:audio,name:480p v:3,agroup:audio,name:720p');
     expect(hls.streams.filter((s) => s.kind === 'audio')).toHaveLength(1);
     // Quality-capped: CRF under each rung's cap; a keyframe every 4 s at each rung's own rate.
-    expect(hls.streams[1]).toMatchObject({ codec: 'libx264', fps: '30', maxrate: 400_000, bufsize: 800_000, options: { crf: '22', preset: 'veryfast', 'x264-params': 'keyint=120:min-keyint=120:scenecut=0:open-gop=0' } });
-    expect(hls.streams[4]).toMatchObject({ fps: '60', maxrate: 2_800_000, options: { crf: '23', preset: 'veryfast', 'x264-params': 'keyint=240:min-keyint=240:scenecut=0:open-gop=0' } });
+    expect(hls.streams[1]).toMatchObject({ codec: 'libx264', fps: '30', maxrate: 400_000, bufsize: 800_000, options: { crf: '22', preset: 'veryfast', 'x264-params': 'keyint=120:min-keyint=120:scenecut=0:open-gop=0:bframes=16:b-adapt=1' } });
+    expect(hls.streams[4]).toMatchObject({ fps: '60', maxrate: 2_800_000, options: { crf: '23', preset: 'veryfast', 'x264-params': 'keyint=240:min-keyint=240:scenecut=0:open-gop=0:bframes=16:b-adapt=1' } });
     expect(job.outputs.map((o) => o.url)).toEqual(['/w/out/%v/index.m3u8', '/w/out/poster.png', '/w/out/storyboard.png']);
   });
 
