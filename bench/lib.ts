@@ -1,5 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -103,6 +103,12 @@ export const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB/s`;
 
 /** The 1-minute load average now, for the step a benchmark just measured (this machine is shared). */
 export const loadNow = (): string => os.loadavg()[0]!.toFixed(1);
+
+/** CPU seconds (user + system) used so far by this process and the children it has waited for. */
+export function cpuSeconds(): number {
+  const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ');
+  return fields.slice(11, 15).reduce((a, b) => a + Number(b), 0) / 100;
+}
 
 /** A port nobody listens on now (other benchmarks and helpers may run on this machine). */
 export function freePort(): Promise<number> {

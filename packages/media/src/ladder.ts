@@ -38,13 +38,15 @@ export interface LadderSettings {
 }
 
 export const DEFAULT_LADDER: LadderSettings = {
-  // Measured in bench/results/transcode.md: a lower CRF and a slower preset on the small rungs
-  // buy their quality back at a fraction of the former fixed bitrates.
+  // Chosen from a rate-quality sweep against PeerTube's ladder (bench/ladder-sweep.ts, ADR 025's
+  // transcode addendum): the CRF per rung that keeps SSIM at PeerTube's with the fewest bytes, and
+  // the preset that buys bytes cheaply (medium and slow only where the rung is small). The lowest
+  // rung is made in the first pass at veryfast whatever its preset (time to playable, ADR 019).
   rungs: [
-    { height: 240, maxKbps: 400, crf: 17, preset: 'veryslow' },
-    { height: 360, maxKbps: 800, crf: 20, preset: 'slow' },
-    { height: 480, maxKbps: 1400, crf: 21, preset: 'medium' },
-    { height: 720, maxKbps: 2800, crf: 23, preset: 'faster' },
+    { height: 240, maxKbps: 400, crf: 22, preset: 'veryfast' },
+    { height: 360, maxKbps: 800, crf: 25, preset: 'slow' },
+    { height: 480, maxKbps: 1400, crf: 25, preset: 'medium' },
+    { height: 720, maxKbps: 2800, crf: 23, preset: 'veryfast' },
     { height: 1080, maxKbps: 5000, crf: 23, preset: 'veryfast' },
   ],
   fpsCap: 30,

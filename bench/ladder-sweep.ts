@@ -1,0 +1,105 @@
+/**
+ * A rate-quality sweep of the ladder's rungs on the transcode corpus, against PeerTube's ladder:
+ * for each clip and rung, x264 at each preset and CRF (under the rung's cap, the job's keyframe
+ * rule), its video bytes, SSIM against the source and encode CPU-seconds per preset, beside
+ * PeerTube's rendition. What the defaults in packages/media/src/ladder.ts were chosen from.
+ * Usage: npx tsx bench/ladder-sweep.ts   (SWEEP_SECONDS=10, SWEEP_PRESETS=veryfast,medium,slow,
+ * SWEEP_CRFS=21,23,25,27, SWEEP_RUNGS=240,360,480,720,1080,
+ * SWEEP_CLIPS=synthetic,footage,screen, SWEEP_FILTER=hqdn3d after the scale; writes bench/results/ladder-sweep-<clips>.md)
+ */
+import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { DEFAULT_LADDER, selectLadder, type MediaJob } from '@glimpse/media';
+import { makeCorpus } from './corpus.ts';
+import { cpuSeconds, fmt, loadNow, machine, media } from './lib.ts';
+import { peertubeLadder } from './peertube-ladder.ts';
+import { ssims } from './quality.ts';
+
+const SECONDS = Number(process.env.SWEEP_SECONDS ?? 10);
+const list = (v: string | undefined, d: string) => (v ?? d).split(',').filter(Boolean);
+const PRESETS = list(process.env.SWEEP_PRESETS, 'veryfast,medium,slow');
+const CRFS = list(process.env.SWEEP_CRFS, '21,23,25,27');
+const RUNGS = list(process.env.SWEEP_RUNGS, '240,360,480,720,1080').map(Number);
+const CLIPS = list(process.env.SWEEP_CLIPS, 'synthetic,footage,screen');
+/** Filters after the scale (a denoiser, `hqdn3d=...`), to try. */
+const FILTER = process.env.SWEEP_FILTER ? `,${process.env.SWEEP_FILTER}` : '';
+const root = path.resolve(`bench/tmp/sweep-${process.pid}`);
+
+/** One decode, scaled as the job scales, into one mp4 per CRF at `preset` (null: no encode, the baseline). */
+function job(source: string, r: { width: number; height: number; maxKbps: number }, preset: string | null, out: (crf: string) => string): MediaJob {
+  const crfs = preset ? CRFS : ['x'];
+  const keyint = 25 * DEFAULT_LADDER.segmentSeconds;
+  return {
+    inputs: [{ url: source }],
+    graph: `[0:v]fps=25,scale=${r.width}:${r.height}${FILTER},setsar=1,format=yuv420p,split=${crfs.length}${crfs.map((c) => `[v${c}]`).join('')}`,
+    outputs: crfs.map((crf) =>
+      preset
+        ? {
+            url: out(crf),
+            format: 'mp4',
+            streams: [
+              {
+                kind: 'video' as const,
+                label: `v${crf}`,
+                codec: 'libx264',
+                fps: '25',
+                maxrate: r.maxKbps * 1000,
+                bufsize: r.maxKbps * 2000,
+                options: { preset, crf, profile: 'high', 'x264-params': `keyint=${keyint}:min-keyint=${keyint}:scenecut=0:open-gop=0:bframes=16:b-adapt=1` },
+              },
+            ],
+          }
+        : { url: '/dev/null', format: 'null', streams: [{ kind: 'video' as const, label: `v${crf}`, codec: 'wrapped_avframe' }] },
+    ),
+  };
+}
+
+async function cpuOf(fn: () => Promise<unknown>): Promise<number> {
+  const c = cpuSeconds();
+  await fn();
+  return cpuSeconds() - c;
+}
+
+rmSync(root, { recursive: true, force: true });
+mkdirSync(root, { recursive: true });
+const { clips } = await makeCorpus(root, SECONDS);
+const lines: string[] = [];
+for (const clip of clips.filter((c) => CLIPS.includes(c.name))) {
+  const pt = await peertubeLadder(clip.file, path.join(root, `peertube-${clip.name}`), { width: 1920, height: 1080, fps: 25, seconds: SECONDS });
+  lines.push(`## ${clip.name}`, '', '| rung | preset | encode CPU-s per CRF | ' + CRFS.map((c) => `CRF ${c}: MB, SSIM`).join(' | ') + ' | PeerTube: MB, SSIM |', `|---|---|---|${CRFS.map(() => '---|').join('')}---|`);
+  for (const rung of RUNGS) {
+    const r = selectLadder(1920, 1080, 25).find((l) => l.rung === rung)!;
+    const baseline = await cpuOf(() => media.engine.run(job(clip.file, r, null, () => '')));
+    const encoded: { preset: string; crf: string; file: string; cpu: number }[] = [];
+    for (const preset of PRESETS) {
+      const out = (crf: string) => path.join(root, `${clip.name}-${rung}-${preset}-${crf}.mp4`);
+      const cpu = (await cpuOf(() => media.engine.run(job(clip.file, r, preset, out)))) - baseline;
+      for (const crf of CRFS) encoded.push({ preset, crf, file: out(crf), cpu: cpu / CRFS.length });
+    }
+    const theirs = pt.renditions.find((x) => x.resolution === rung)!;
+    const values = await ssims(clip.file, [...encoded, { file: theirs.file }].map((e) => ({ file: e.file, width: r.width, height: r.height })));
+    for (const preset of PRESETS) {
+      const cells = encoded
+        .map((e, i) => ({ e, ssim: values[i]! }))
+        .filter((x) => x.e.preset === preset)
+        .map((x) => `${fmt(statSync(x.e.file).size / 1e6, 3)}, ${fmt(x.ssim, 4)}`);
+      const cpu = encoded.find((e) => e.preset === preset)!.cpu;
+      lines.push(`| ${rung}p | ${preset} | ${fmt(cpu, 2)} | ${cells.join(' | ')} | ${fmt((theirs.bytes - pt.audioBytes) / 1e6, 3)}, ${fmt(values.at(-1)!, 4)} |`);
+    }
+    console.log(lines.slice(-PRESETS.length).join('\n'), `(load ${loadNow()})`);
+  }
+  lines.push('', `PeerTube: ${pt.steps.join('; ')}`, '');
+}
+const body = [
+  '# ladder sweep',
+  '',
+  `- date: ${new Date().toISOString()}`,
+  `- command: \`SWEEP_SECONDS=${SECONDS} SWEEP_PRESETS=${PRESETS.join(',')} SWEEP_CRFS=${CRFS.join(',')} SWEEP_RUNGS=${RUNGS.join(',')} SWEEP_CLIPS=${CLIPS.join(',')}${FILTER ? ` SWEEP_FILTER=${FILTER.slice(1)}` : ''} npx tsx bench/ladder-sweep.ts\``,
+  `- machine: ${machine()}`,
+  '',
+  'Video only (mp4), each rung scaled from the 1080p source as the job scales it, under the rung\'s cap, a keyframe every 4 s; encode CPU-s: the job\'s CPU less a decode-and-scale-only run, per CRF. PeerTube: its rendition less its audio.',
+  '',
+  ...lines,
+].join('\n');
+writeFileSync(path.join(path.dirname(new URL(import.meta.url).pathname), 'results', `ladder-sweep-${CLIPS.join('-')}${FILTER ? '-filtered' : ''}.md`), `${body}\n`);
+console.log(body);
