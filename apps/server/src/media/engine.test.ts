@@ -76,6 +76,10 @@ describe('media engine', () => {
       pid = findRunner();
     }
     expect(pid).toBeGreaterThan(0);
+    // It runs the runner compiled once (an .mjs), not tsx compiling it at every start.
+    const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    expect(argv.some((a) => /av-runner-[0-9a-f]{16}\.mjs$/.test(a))).toBe(true);
+    expect(argv).not.toContain('tsx');
     await bundled.run(clipJob({ out: clip, seconds: 1, width: 160, height: 90, fps: 10, container: 'mp4', audio: false }));
     name(clip);
     const probe = await probing;
