@@ -5,7 +5,8 @@
  * PeerTube's rendition. What the defaults in packages/media/src/ladder.ts were chosen from.
  * Usage: npx tsx bench/ladder-sweep.ts   (SWEEP_SECONDS=10, SWEEP_PRESETS=veryfast,medium,slow,
  * SWEEP_CRFS=21,23,25,27, SWEEP_RUNGS=240,360,480,720,1080,
- * SWEEP_CLIPS=synthetic,footage,screen, SWEEP_FILTER=hqdn3d after the scale; writes bench/results/ladder-sweep-<clips>.md)
+ * SWEEP_CLIPS=synthetic,footage,screen, SWEEP_FILTER=hqdn3d after the scale, SWEEP_X264=psy=0 more
+ * x264 parameters; writes bench/results/ladder-sweep-<clips>.md)
  */
 import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -23,6 +24,8 @@ const RUNGS = list(process.env.SWEEP_RUNGS, '240,360,480,720,1080').map(Number);
 const CLIPS = list(process.env.SWEEP_CLIPS, 'synthetic,footage,screen');
 /** Filters after the scale (a denoiser, `hqdn3d=...`), to try. */
 const FILTER = process.env.SWEEP_FILTER ? `,${process.env.SWEEP_FILTER}` : '';
+/** x264 parameters added to the job's, to try (`psy=0:aq-mode=2`, x264's `--tune ssim`). */
+const X264 = process.env.SWEEP_X264 ? `:${process.env.SWEEP_X264}` : '';
 const root = path.resolve(`bench/tmp/sweep-${process.pid}`);
 
 /** One decode, scaled as the job scales, into one mp4 per CRF at `preset` (null: no encode, the baseline). */
@@ -45,7 +48,7 @@ function job(source: string, r: { width: number; height: number; maxKbps: number
                 fps: '25',
                 maxrate: r.maxKbps * 1000,
                 bufsize: r.maxKbps * 2000,
-                options: { preset, crf, profile: 'high', 'x264-params': `keyint=${keyint}:min-keyint=${keyint}:scenecut=0:open-gop=0:bframes=16:b-adapt=1` },
+                options: { preset, crf, profile: 'high', 'x264-params': `keyint=${keyint}:min-keyint=${keyint}:scenecut=0:open-gop=0:bframes=16:b-adapt=1${X264}` },
               },
             ],
           }
@@ -94,12 +97,12 @@ const body = [
   '# ladder sweep',
   '',
   `- date: ${new Date().toISOString()}`,
-  `- command: \`SWEEP_SECONDS=${SECONDS} SWEEP_PRESETS=${PRESETS.join(',')} SWEEP_CRFS=${CRFS.join(',')} SWEEP_RUNGS=${RUNGS.join(',')} SWEEP_CLIPS=${CLIPS.join(',')}${FILTER ? ` SWEEP_FILTER=${FILTER.slice(1)}` : ''} npx tsx bench/ladder-sweep.ts\``,
+  `- command: \`SWEEP_SECONDS=${SECONDS} SWEEP_PRESETS=${PRESETS.join(',')} SWEEP_CRFS=${CRFS.join(',')} SWEEP_RUNGS=${RUNGS.join(',')} SWEEP_CLIPS=${CLIPS.join(',')}${FILTER ? ` SWEEP_FILTER=${FILTER.slice(1)}` : ''}${X264 ? ` SWEEP_X264=${X264.slice(1)}` : ''} npx tsx bench/ladder-sweep.ts\``,
   `- machine: ${machine()}`,
   '',
   'Video only (mp4), each rung scaled from the 1080p source as the job scales it, under the rung\'s cap, a keyframe every 4 s; encode CPU-s: the job\'s CPU less a decode-and-scale-only run, per CRF. PeerTube: its rendition less its audio.',
   '',
   ...lines,
 ].join('\n');
-writeFileSync(path.join(path.dirname(new URL(import.meta.url).pathname), 'results', `ladder-sweep-${CLIPS.join('-')}${FILTER ? '-filtered' : ''}.md`), `${body}\n`);
+writeFileSync(path.join(path.dirname(new URL(import.meta.url).pathname), 'results', `ladder-sweep-${CLIPS.join('-')}${FILTER ? '-filtered' : ''}${X264 ? '-x264' : ''}.md`), `${body}\n`);
 console.log(body);

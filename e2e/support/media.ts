@@ -22,8 +22,24 @@ export interface ClipOptions {
   frequency?: number;
 }
 
-/** A small real mp4 (H.264 + AAC, 320x180) and a png poster, generated at test time. */
-export async function makeClip({ seconds = 4, pattern = 'testsrc', frequency = 440 }: ClipOptions = {}): Promise<Clip> {
+const clips = new Map<string, Promise<Clip>>();
+
+/**
+ * A small real mp4 (H.264 + AAC, 320x180) and a png poster, generated at test time, once per shape
+ * in this worker (the specs upload the same few shapes many times; the files are only read).
+ */
+export function makeClip({ seconds = 4, pattern = 'testsrc', frequency = 440 }: ClipOptions = {}): Promise<Clip> {
+  const key = `${seconds}:${pattern}:${frequency}`;
+  let clip = clips.get(key);
+  if (!clip) {
+    clip = generateClip(seconds, pattern, frequency);
+    clips.set(key, clip);
+    clip.catch(() => clips.delete(key));
+  }
+  return clip;
+}
+
+async function generateClip(seconds: number, pattern: Pattern, frequency: number): Promise<Clip> {
   const dir = await mkdtemp(path.join(tmpdir(), 'glimpse-e2e-clip-'));
   const video = path.join(dir, 'clip.mp4');
   const thumbnail = path.join(dir, 'thumbnail.png');
