@@ -19,9 +19,17 @@ const server = (name: string, env: Record<string, string>, include = serverTests
 // The server suite runs on PGlite, and a second time on the PostgreSQL server when
 // TEST_DATABASE_URL is set.
 const projects = [server('server', { TEST_DB_ENGINE: 'pglite' })];
-// The media corpus and engine tests exercise the engine, and the PGlite lock tests the embedded
-// files, not the database server: once is enough.
-const onceOnly = ['apps/server/src/modules/transcode/corpus.test.ts', 'apps/server/src/media/engine.test.ts', 'apps/server/src/db/pglite-lock.test.ts'];
+// The media corpus, engine, progressive-mp4, bounds and live-ingest tests exercise the media
+// engine (most of their minutes are encodes), and the PGlite lock tests the embedded files, not the
+// database server: once is enough.
+const onceOnly = [
+  'apps/server/src/modules/transcode/corpus.test.ts',
+  'apps/server/src/modules/transcode/progressive.test.ts',
+  'apps/server/src/modules/transcode/bounds.test.ts',
+  'apps/server/src/modules/lives/live-ingest.test.ts',
+  'apps/server/src/media/engine.test.ts',
+  'apps/server/src/db/pglite-lock.test.ts',
+];
 if (process.env.TEST_DATABASE_URL) projects.push(server('server-pg', { TEST_DB_ENGINE: 'pg' }, serverTests, true, onceOnly));
 // `npm run test:reliability`: hostile input, authorization matrix, faults and load.
 if (process.env.RELIABILITY) {
