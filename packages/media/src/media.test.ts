@@ -42,7 +42,7 @@ describe('selectLadder', () => {
   });
 
   it('gives a tiny source one rendition at its own size', () => {
-    expect(selectLadder(176, 144)).toEqual([{ rung: 144, width: 176, height: 144, maxKbps: 400, crf: 22, preset: 'veryfast', fps: '30' }]);
+    expect(selectLadder(176, 144)).toEqual([{ rung: 144, width: 176, height: 144, maxKbps: 400, crf: 25, preset: 'medium', fps: '30' }]);
   });
 
   it('adds the source\'s own size between rungs (288p, 719p), never above it', () => {
@@ -209,7 +209,7 @@ describe('planTranscode', () => {
     expect(hls.options!.var_stream_map).toBe('a:0,agroup:audio,name:audio,default:yes v:0,agroup:audio,name:240p v:1,agroup:audio,name:360p v:2,agroup:audio,name:480p v:3,agroup:audio,name:720p');
     expect(hls.streams.filter((s) => s.kind === 'audio')).toHaveLength(1);
     // Quality-capped: CRF under each rung's cap; a keyframe every 4 s at each rung's own rate.
-    expect(hls.streams[1]).toMatchObject({ codec: 'libx264', fps: '30', maxrate: 400_000, bufsize: 800_000, options: { crf: '22', preset: 'veryfast', 'x264-params': 'keyint=120:min-keyint=120:scenecut=0:open-gop=0:bframes=16:b-adapt=1' } });
+    expect(hls.streams[1]).toMatchObject({ codec: 'libx264', fps: '30', maxrate: 400_000, bufsize: 800_000, options: { crf: '25', preset: 'medium', 'x264-params': 'keyint=120:min-keyint=120:scenecut=0:open-gop=0:bframes=16:b-adapt=1' } });
     expect(hls.streams[4]).toMatchObject({ fps: '60', maxrate: 2_800_000, options: { crf: '23', preset: 'veryfast', 'x264-params': 'keyint=240:min-keyint=240:scenecut=0:open-gop=0:bframes=16:b-adapt=1' } });
     expect(job.outputs.map((o) => o.url)).toEqual(['/w/out/%v/index.m3u8', '/w/out/poster.png', '/w/out/storyboard.png']);
   });
@@ -230,7 +230,7 @@ describe('planTranscode', () => {
     expect(args.slice(args.indexOf('-noautorotate'), args.indexOf('-noautorotate') + 3)).toEqual(['-noautorotate', '-i', '/w/source.mp4']);
     expect(valueOf('-filter_complex')).toBe(job.graph);
     expect(valueOf('-progress')).toBe('pipe:1');
-    expect(args.join(' ')).toContain('-map [aud] -c:0 aac -b:0 128000 -map [v0] -c:1 libx264 -maxrate:1 400000 -bufsize:1 800000 -preset:1 veryfast -crf:1 22');
+    expect(args.join(' ')).toContain('-map [aud] -c:0 aac -b:0 128000 -map [v0] -c:1 libx264 -maxrate:1 400000 -bufsize:1 800000 -preset:1 medium -crf:1 25');
     expect(args.join(' ')).toContain('-f hls -hls_time 4');
     expect(args.join(' ')).toContain('-map [poster] -c:0 png -frames:v 1 -f image2 /w/out/poster.png');
     expect(toFfmpegArgs(planProgressive({ video: '/w/v.mp4', audio: '/w/a.mp4', out: '/w/p.mp4' })).join(' ')).toContain(
