@@ -9,7 +9,8 @@
  * Time to playable (ADR 019): the synthetic clip is uploaded over HTTP in 3 MB chunks to the app
  * with its worker running, as `npm start` runs them, and the owner's page polled every 100 ms
  * from the last chunk until the master playlist names a rung and its first segment is served.
- * Usage: npm run bench -- transcode   (TRANSCODE_SECONDS=10 for a quick run; the footage clip
+ * Usage: npm run bench -- transcode   (TRANSCODE_SECONDS=10 for a quick run, TRANSCODE_ONLY=playable
+ * for time to playable alone; the footage clip
  * needs `apt-get install gnome-backgrounds` and is skipped, with that message, without it)
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, copyFileSync } from 'node:fs';
@@ -215,6 +216,11 @@ step(`engine start: ${fmt(startCpu, 2)} CPU-s`);
 const loadBefore = os.loadavg()[0]!;
 const toPlayable = await timeToPlayable(busySource);
 const loadAfter = os.loadavg()[0]!;
+if (process.env.TRANSCODE_ONLY === 'playable') {
+  // Time to playable alone (to compare ladder settings, LADDER_FIRST_PRESET=...): nothing is written.
+  console.log(`${fmt(toPlayable.playable, 1)} s to playable (${fmt(toPlayable.playableCpu, 1)} CPU-s), ${fmt(toPlayable.whole, 1)} s to the whole ladder; load ${fmt(loadBefore, 1)} before, ${fmt(loadAfter, 1)} after`);
+  process.exit(0);
+}
 const results: ClipResult[] = [];
 for (const [i, clip] of corpus.clips.entries()) results.push(await compare(clip, i % 2 === 1, startCpu));
 step('still clip');
