@@ -1,4 +1,4 @@
-import { mkdtemp } from 'node:fs/promises';
+import { copyFile, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { clipJob, pictureJob } from '@glimpse/media';
@@ -25,18 +25,23 @@ export interface ClipOptions {
 const clips = new Map<string, Promise<Clip>>();
 
 /**
- * A small real mp4 (H.264 + AAC, 320x180) and a png poster, generated at test time, once per shape
- * in this worker (the specs upload the same few shapes many times; the files are only read).
+ * A small real mp4 (H.264 + AAC, 320x180) and a png poster, generated at test time once per shape
+ * in this worker (the specs upload the same few shapes many times), and copied into a folder of
+ * the caller's own: some specs pad or rename the files.
  */
-export function makeClip({ seconds = 4, pattern = 'testsrc', frequency = 440 }: ClipOptions = {}): Promise<Clip> {
+export async function makeClip({ seconds = 4, pattern = 'testsrc', frequency = 440 }: ClipOptions = {}): Promise<Clip> {
   const key = `${seconds}:${pattern}:${frequency}`;
-  let clip = clips.get(key);
-  if (!clip) {
-    clip = generateClip(seconds, pattern, frequency);
-    clips.set(key, clip);
-    clip.catch(() => clips.delete(key));
+  let made = clips.get(key);
+  if (!made) {
+    made = generateClip(seconds, pattern, frequency);
+    clips.set(key, made);
+    made.catch(() => clips.delete(key));
   }
-  return clip;
+  const original = await made;
+  const dir = await mkdtemp(path.join(tmpdir(), 'glimpse-e2e-clip-'));
+  const copy = { video: path.join(dir, 'clip.mp4'), thumbnail: path.join(dir, 'thumbnail.png') };
+  await Promise.all([copyFile(original.video, copy.video), copyFile(original.thumbnail, copy.thumbnail)]);
+  return copy;
 }
 
 async function generateClip(seconds: number, pattern: Pattern, frequency: number): Promise<Clip> {
