@@ -280,6 +280,19 @@ export const uploadChunks = pgTable(
   (t) => [primaryKey({ columns: [t.userId, t.uniqueId, t.chunkNumber] })],
 );
 
+/** Uploads their client cancelled (migration 1072): a chunk still on its way opens nothing. */
+export const uploadCancels = pgTable(
+  'upload_cancels',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    uniqueId: text('unique_id').notNull(),
+    cancelledAt: ts('cancelled_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.uniqueId] })],
+);
+
 export const videoViews = pgTable(
   'video_views',
   {

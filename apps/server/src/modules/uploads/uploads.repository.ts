@@ -11,7 +11,7 @@ export interface SessionRow {
 export type Admission =
   | { outcome: 'ok'; received: number[]; receivedBytes: number; created: boolean; replacedKey: string | null }
   | { outcome: 'no_account' | 'suspended' | 'revoked' }
-  | { outcome: 'finalizing' }
+  | { outcome: 'finalizing' | 'cancelled' }
   | { outcome: 'total_mismatch'; totalChunks: number }
   | { outcome: 'numbering'; received: number[] }
   | { outcome: 'too_many_open'; openSessions: number }
@@ -34,6 +34,9 @@ export interface AdmissionBounds {
   heldBytes: number;
   openSessions: number;
 }
+
+/** Cancelled uploads remembered per account: bounded, whatever a client sends. */
+const CANCELS_KEPT = 100;
 
 export class UploadsRepository {
   constructor(private readonly db: Executor) {}
@@ -73,6 +76,7 @@ export class UploadsRepository {
       case 'ok':
         return { outcome: 'ok', received: r.received ?? [], receivedBytes: r.received_bytes ?? 0, created: r.created, replacedKey: r.replaced_key };
       case 'finalizing':
+      case 'cancelled':
       case 'no_account':
       case 'suspended':
       case 'revoked':
@@ -134,6 +138,26 @@ export class UploadsRepository {
           RETURNING unique_id`,
     );
     return rows.length > 0;
+  }
+
+  /**
+   * Remembers that the client cancelled this upload (migration 1072), keeping the account's newest
+   * CANCELS_KEPT: a chunk already on its way is then refused rather than opening the session again.
+   */
+  async markCancelled(userId: string, uniqueId: string): Promise<void> {
+    await this.db.execute(
+      sql`WITH mark AS (
+            INSERT INTO upload_cancels (user_id, unique_id) VALUES (${userId}, ${uniqueId})
+            ON CONFLICT (user_id, unique_id) DO UPDATE SET cancelled_at = now())
+          DELETE FROM upload_cancels WHERE user_id = ${userId} AND unique_id IN (
+            SELECT unique_id FROM upload_cancels WHERE user_id = ${userId} AND unique_id <> ${uniqueId}
+            ORDER BY cancelled_at DESC OFFSET ${CANCELS_KEPT - 1})`,
+    );
+  }
+
+  /** Forgets cancellations older than the session TTL (no chunk sent before one is still on its way). */
+  async forgetCancels(ttlHours: number): Promise<void> {
+    await this.db.execute(sql`DELETE FROM upload_cancels WHERE cancelled_at < now() - make_interval(hours => ${ttlHours})`);
   }
 
   async remove(userId: string, uniqueId: string): Promise<void> {

@@ -83,9 +83,11 @@ export class UploadsService {
     const removed = await this.ctx.db.transaction(async (tx) => {
       const sessions = new UploadsRepository(tx);
       await sessions.lockOwner(userId);
-      if (await sessions.removeUnclaimed(userId, uniqueId)) return true;
-      if (await sessions.find(userId, uniqueId)) throw conflict(ALREADY_FINISHING);
-      return false;
+      const gone = await sessions.removeUnclaimed(userId, uniqueId);
+      if (!gone && (await sessions.find(userId, uniqueId))) throw conflict(ALREADY_FINISHING);
+      // Remembered even when nothing was held yet: the first chunk may still be on its way.
+      await sessions.markCancelled(userId, uniqueId);
+      return gone;
     });
     if (!removed) throw notFound('Upload not found');
     await this.ctx.storage.deletePrefix(uploadPrefix(userId, uniqueId));
@@ -167,6 +169,8 @@ export class UploadsService {
         throw new AccountRefused(admitted.outcome);
       case 'finalizing':
         throw conflict(ALREADY_FINISHING);
+      case 'cancelled':
+        throw conflict('This upload was cancelled: start it again under a new uniqueId');
       case 'total_mismatch':
         throw badRequest(`totalChunks does not match this upload (${admitted.totalChunks})`);
       case 'numbering': {
@@ -360,6 +364,7 @@ export class UploadsService {
 
   /** Removes sessions idle past UPLOAD_SESSION_TTL_HOURS and their chunk objects (run by the worker), a batch per turn. */
   async sweepExpired(): Promise<number> {
+    await this.sessions.forgetCancels(this.ctx.config.uploadSessionTtlHours);
     const gone = await this.sessions.removeIdle(this.ctx.config.uploadSessionTtlHours, SWEEP_BATCH);
     for (const s of gone) await this.ctx.storage.deletePrefix(uploadPrefix(s.user_id, s.unique_id));
     return gone.length;

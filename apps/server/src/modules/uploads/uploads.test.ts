@@ -477,6 +477,37 @@ describe('per-account bounds on unfinished uploads', () => {
     expect((await held(user.id)).sessions).toBe(2);
   });
 
+  it('refuses a chunk that arrives after its upload was cancelled, even before any chunk was held, until the sweep forgets the cancel', async () => {
+    const user = await createUser(b.ctx);
+    const auth = await bearer(b.ctx, user);
+    const cancel = (uniqueId: string) => b.app.inject({ method: 'DELETE', url: `/api/v1/videos/uploads/${uniqueId}`, headers: auth });
+    const dir = (uniqueId: string) => path.join((b.ctx.storage as LocalStorage).root, uploadPrefix(user.id, uniqueId));
+    const refusal = 'This upload was cancelled: start it again under a new uniqueId';
+    expect((await chunkOf(user, 'late', 0)).statusCode).toBe(200);
+    expect((await cancel('late')).statusCode).toBe(200);
+    // A chunk sent before the DELETE whose body arrives after it: refused, stored nowhere, no session.
+    expectApiError(await chunkOf(user, 'late', 1), 409, refusal);
+    expect(existsSync(dir('late')) ? await readdir(dir('late')) : []).toEqual([]);
+    expect(await held(user.id)).toEqual({ sessions: 0, bytes: 0 });
+    // Cancelled before its first chunk was admitted (the web app cancels as soon as it has sent one).
+    expectApiError(await cancel('early'), 404, 'Upload not found');
+    expectApiError(await chunkOf(user, 'early', 0), 409, refusal);
+    expect(await held(user.id)).toEqual({ sessions: 0, bytes: 0 });
+    // Other uploads, and other accounts' uploads of the same id, are not affected.
+    expect((await chunkOf(user, 'fresh', 0)).statusCode).toBe(200);
+    expect((await chunkOf(await createUser(b.ctx), 'late', 0)).statusCode).toBe(200);
+    // An account keeps its newest 100 cancels, whatever it sends.
+    for (let i = 0; i < 105; i += 1) await cancel(`gone-${i}`);
+    const kept = async () =>
+      (await queryRows<{ n: number }>(b.ctx.db, sql`SELECT count(*)::int AS n FROM upload_cancels WHERE user_id = ${user.id}`))[0]!.n;
+    expect(await kept()).toBe(100);
+    // The sweep forgets cancels older than the session TTL: the id may then be used again.
+    await b.ctx.db.execute(sql`UPDATE upload_cancels SET cancelled_at = now() - interval '25 hours' WHERE user_id = ${user.id}`);
+    await createWorker(b.ctx, memoryLog()).runOnce();
+    expect(await kept()).toBe(0);
+    expect((await chunkOf(user, 'late', 0)).statusCode).toBe(200);
+  });
+
   it('holds under parallel requests: of five new uploads sent at once, two are opened', async () => {
     const user = await createUser(b.ctx);
     const auth = await bearer(b.ctx, user);
