@@ -115,8 +115,10 @@ async function timeToPlayable(source: string): Promise<{ playable: number; playa
       const ready = video.renditions.filter((r) => r.ready);
       if (!playable && video.videoFile.url && ready.length > 0) {
         const master = await (await fetch(`${base}${video.videoFile.url}`)).text();
-        const first = await fetch(`${base}${video.videoFile.url.replace('master.m3u8', `${ready[0]!.name}/seg_00000.m4s`)}`);
-        if (master.includes(`${ready[0]!.name}/index.m3u8`) && first.ok) {
+        // The first variant the master names (the first pass's fast rung has a folder of its own).
+        const variant = master.split('\n').find((l) => /^\d+p(-fast)?\/index\.m3u8$/.test(l.trim()));
+        const first = variant && (await fetch(`${base}${video.videoFile.url.replace('master.m3u8', variant.trim().replace('index.m3u8', 'seg_00000.m4s'))}`));
+        if (first && first.ok) {
           playable = (performance.now() - t0) / 1000;
           // This process and the engine children it has waited for (probe, first pass): the second pass is not counted yet.
           playableCpu = cpuSeconds() - c0;

@@ -41,8 +41,9 @@ export const DEFAULT_LADDER: LadderSettings = {
   // Chosen from a rate-quality sweep against PeerTube's ladder (bench/ladder-sweep.ts, ADR 025's
   // transcode addendum): the CRF per rung that keeps SSIM at PeerTube's with the fewest bytes, and
   // the preset that buys bytes cheaply (medium and slow only where the rung is small). The lowest
-  // rung is made in the first pass, at medium: at 240p that costs about 1 CPU-s per 10 s of video
-  // and 0.75x PeerTube's bytes at its SSIM on the synthetic clip, where veryfast needed 1.04x.
+  // rung at medium costs about 1 CPU-s per 10 s of video at 240p and makes 0.75x PeerTube's bytes at
+  // its SSIM on the synthetic clip, where veryfast needed 1.04x: the first pass makes it at veryfast
+  // (the video plays sooner), and the second pass makes it again at medium (ADR 025, fifth round).
   rungs: [
     { height: 240, maxKbps: 400, crf: 25, preset: 'medium' },
     { height: 360, maxKbps: 800, crf: 25, preset: 'slow' },
@@ -55,7 +56,7 @@ export const DEFAULT_LADDER: LadderSettings = {
   maxFps: 60,
   segmentSeconds: 4,
   audioKbps: 128,
-  firstPassPreset: 'medium',
+  firstPassPreset: 'veryfast',
 };
 
 const even = (n: number) => Math.max(2, Math.round(n / 2) * 2);

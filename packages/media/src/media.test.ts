@@ -8,6 +8,8 @@ import {
   outputRate,
   planProgressive,
   mergeMasters,
+  fastRenditionName,
+  moveVariant,
   planPasses,
   planTranscode,
   refusalOf,
@@ -244,11 +246,17 @@ describe('two passes (ADR 019)', () => {
   const probe = { ...parseProbe(probeJson()), width: 1280, height: 720, fps: 60 };
   const ladder = selectLadder(1280, 720, 60);
 
-  it('makes the lowest rung first at a preset no slower than the first pass allows, then the rest as planned', () => {
-    const { first, rest } = planPasses(ladder, 'veryfast');
+  it('makes the lowest rung first at a preset no slower than the first pass allows, then the rest as planned, with the lowest again when it was made faster', () => {
+    const { first, rest, replacesFirst } = planPasses(ladder, 'veryfast');
     expect(first).toEqual({ ...ladder[0], preset: 'veryfast' });
-    expect(rest).toEqual(ladder.slice(1));
-    expect(planPasses([{ ...ladder[0]!, preset: 'ultrafast' }], 'veryfast')).toEqual({ first: { ...ladder[0], preset: 'ultrafast' }, rest: [] });
+    expect(ladder[0]!.preset).toBe('medium');
+    expect([rest, replacesFirst]).toEqual([ladder, true]);
+    // A first pass allowed the rung's own preset (or a slower one) makes it once.
+    expect(planPasses(ladder, 'medium')).toEqual({ first: ladder[0], rest: ladder.slice(1), replacesFirst: false });
+    expect(planPasses(ladder, 'slow')).toEqual({ first: ladder[0], rest: ladder.slice(1), replacesFirst: false });
+    // A ladder of one rung has nothing to replace it later: made once, at its own preset.
+    expect(planPasses([ladder[0]!], 'veryfast')).toEqual({ first: ladder[0], rest: [], replacesFirst: false });
+    expect(planPasses([{ ...ladder[0]!, preset: 'ultrafast' }], 'veryfast')).toEqual({ first: { ...ladder[0], preset: 'ultrafast' }, rest: [], replacesFirst: false });
     const one = planTranscode({ input: '/w/s.mp4', outDir: '/w/first', probe, rungs: [first] });
     expect(one.job.outputs[0]!.options!.var_stream_map).toBe('a:0,agroup:audio,name:audio,default:yes v:0,agroup:audio,name:240p');
     expect(one.job.graph).toMatch(/^\[0:v\]fps=60,split=1\[s0\];/);
@@ -266,6 +274,11 @@ describe('two passes (ADR 019)', () => {
     );
     // Merging again (a retried second pass) changes nothing.
     expect(mergeMasters([merged, rest])).toBe(merged);
+    // The first pass's fast lowest rung is stored in a folder of its own; its playlist names that folder.
+    expect(fastRenditionName(ladder[0]!)).toBe('240p-fast');
+    const moved = moveVariant(low, '240p', '240p-fast');
+    expect(moved).toBe(low.replace('\n240p/index.m3u8\n', '\n240p-fast/index.m3u8\n'));
+    expect(moveVariant(moved, '360p', '360p-fast')).toBe(moved);
   });
 });
 

@@ -168,12 +168,28 @@ export const posterWindow = (durationSeconds: number): number => Math.min(3, Mat
 /**
  * The two passes of a transcode (ADR 019): the lowest rung alone first, at a speed preset no
  * slower than `firstPreset`, so the video plays within seconds of its upload; then the other
- * rungs from one more decode. A ladder of one rung has no second pass.
+ * rungs from one more decode. When that made the lowest rung faster than its own preset, the
+ * second pass makes it again at its own (`replacesFirst`): a 240p viewer then gets the efficient
+ * encode's bytes (ADR 025, fifth round). A ladder of one rung is made once, at its own preset.
  */
-export function planPasses(ladder: Rendition[], firstPreset: string): { first: Rendition; rest: Rendition[] } {
-  const [lowest, ...rest] = ladder;
+export function planPasses(ladder: Rendition[], firstPreset: string): { first: Rendition; rest: Rendition[]; replacesFirst: boolean } {
+  const [lowest, ...others] = ladder;
   if (!lowest) throw new Error('empty ladder');
-  return { first: { ...lowest, preset: fasterPreset(lowest.preset, firstPreset) }, rest };
+  if (others.length === 0) return { first: lowest, rest: [], replacesFirst: false };
+  const first = { ...lowest, preset: fasterPreset(lowest.preset, firstPreset) };
+  const replacesFirst = first.preset !== lowest.preset;
+  return { first, rest: replacesFirst ? [lowest, ...others] : others, replacesFirst };
+}
+
+/** The folder of a first pass's lowest rung that the second pass replaces: its own, so no stored file ever changes. */
+export const fastRenditionName = (r: Pick<Rendition, 'rung'>): string => `${renditionName(r)}-fast`;
+
+/** A master playlist whose variant in folder `from` is read from folder `to` (the files moved with it). */
+export function moveVariant(master: string, from: string, to: string): string {
+  return master
+    .split('\n')
+    .map((line) => (line.trim() === `${from}/index.m3u8` ? `${to}/index.m3u8` : line))
+    .join('\n');
 }
 
 const X264_PRESETS = ['ultrafast', 'superfast', 'veryfast', 'faster', 'fast', 'medium', 'slow', 'slower', 'veryslow', 'placebo'];

@@ -8,7 +8,9 @@ import path from 'node:path';
 import { finished, pipeline } from 'node:stream/promises';
 import sharp from 'sharp';
 import {
+  fastRenditionName,
   mergeMasters,
+  moveVariant,
   parseProbe,
   planPasses,
   planProgressive,
@@ -31,6 +33,8 @@ import { LocalStorage } from '../../storage/local-storage.ts';
 import { videoMediaPrefix } from '../../storage/media-keys.ts';
 import { VideosRepository } from '../videos/videos.repository.ts';
 import { StorageUsageRepository } from '../quota/storage-usage.repository.ts';
+import { JobsRepository } from '../../jobs/jobs.repository.ts';
+import { PRUNE_QUEUE, pruneAt } from './prune.job.ts';
 
 export interface TranscodePayload {
   videoId: string;
@@ -107,7 +111,11 @@ export function transcodeHandler(ctx: AppContext): JobHandler<TranscodePayload> 
         const probed = parseProbe(JSON.stringify(await engine.probe(source)));
         const ladder = selectLadder(probed.width, probed.height, probed.fps, bounds.ladder);
         const names = ladder.map(renditionName);
-        const { first, rest } = planPasses(ladder, bounds.ladder.firstPassPreset);
+        const { first, rest, replacesFirst } = planPasses(ladder, bounds.ladder.firstPassPreset);
+        // A fast lowest rung the second pass makes again is stored in a folder of its own: no
+        // stored file ever changes (segments are served as immutable), and a player that began on
+        // it keeps its files until the prune job removes them (ADR 025, fifth round).
+        const firstDir = replacesFirst ? fastRenditionName(first) : names[0]!;
         const progressiveKey = `${prefix}/${STORED.progressive}`;
 
         /** Runs one pass into `out`, its progress mapped onto [from, to] of the video's bar; the seconds written. */
@@ -148,10 +156,10 @@ export function transcodeHandler(ctx: AppContext): JobHandler<TranscodePayload> 
           return bytesOf([file]);
         };
 
-        /** Stores a pass's HLS files (but `skip`) under hls/, the master playlist last; their bytes. */
-        const storeHls = async (out: string, skip: (rel: string) => boolean, master: string): Promise<number> => {
+        /** Stores a pass's HLS files (but `skip`) under hls/, each at `as(rel)`, the master playlist last; their bytes. */
+        const storeHls = async (out: string, skip: (rel: string) => boolean, master: string, as = (rel: string) => rel): Promise<number> => {
           const files = (await listFiles(out)).filter((rel) => rel !== TRANSCODE_OUTPUTS.master && !skip(rel));
-          for (const rel of files) await ctx.storage.putFile(`${prefix}/hls/${rel}`, path.join(out, rel));
+          for (const rel of files) await ctx.storage.putFile(`${prefix}/hls/${as(rel)}`, path.join(out, rel));
           await ctx.storage.putBuffer(masterKey, Buffer.from(master));
           return (await bytesOf(files.map((f) => path.join(out, f)))) + Buffer.byteLength(master);
         };
@@ -174,7 +182,8 @@ export function transcodeHandler(ctx: AppContext): JobHandler<TranscodePayload> 
           await writeFile(path.join(extras, STORED.vtt), storyboardVtt(storyboard, duration, STORED.sprite));
           const extraFiles = await listFiles(extras);
           for (const rel of extraFiles) await ctx.storage.putFile(`${prefix}/${rel}`, path.join(extras, rel));
-          const hlsBytes = await storeHls(out, () => false, await readFile(path.join(out, TRANSCODE_OUTPUTS.master), 'utf8'));
+          const firstMaster = moveVariant(await readFile(path.join(out, TRANSCODE_OUTPUTS.master), 'utf8'), names[0]!, firstDir);
+          const hlsBytes = await storeHls(out, () => false, firstMaster, (rel) => rel.replace(`${names[0]}/`, `${firstDir}/`));
           // A spec client plays `videoFile.publicId` once the video says ready: the mp4 exists from
           // this pass's rung on, and the second pass replaces it at the same key (ADR 019, addendum).
           const progressiveBytes = await progressive(out, [first], progressiveKey);
@@ -217,13 +226,15 @@ export function transcodeHandler(ctx: AppContext): JobHandler<TranscodePayload> 
           await videos.setProcessing(videoId, { status: 'ready', failureReason: null, progress: FIRST_PASS_SHARE });
         }
 
-        // Pass 2: every other rung (from one more decode), added to the master playlist once stored.
+        // Pass 2: every other rung (from one more decode), added to the master playlist once stored;
+        // with the lowest again at its own preset, its own playlist replaces the first pass's.
         // A retry redoes this pass whole: the same keys are written again, and counted once.
         if (rest.length === 0 || names.every((n) => current.renditionsReady.includes(n))) return { videoId, renditions: ladder.length };
         const out = path.join(work, 'rest');
         await encode(out, { rungs: rest }, FIRST_PASS_SHARE, 0.98);
         const stored = (await buffer(await ctx.storage.getStream(masterKey))).toString('utf8');
-        const master = mergeMasters([stored, await readFile(path.join(out, TRANSCODE_OUTPUTS.master), 'utf8')]);
+        const own = await readFile(path.join(out, TRANSCODE_OUTPUTS.master), 'utf8');
+        const master = replacesFirst ? own : mergeMasters([stored, own]);
         // The audio was stored by the first pass (this pass encodes it again only for the playlist's group and the mp4).
         const hlsBytes = await storeHls(out, (rel) => rel.startsWith(`${TRANSCODE_OUTPUTS.audio}/`), master);
         // The final mp4 takes the first pass's place in one rename: a reader gets one file or the other, never a part.
@@ -240,6 +251,7 @@ export function transcodeHandler(ctx: AppContext): JobHandler<TranscodePayload> 
             renditionsReady: names,
           });
           if (row) await new StorageUsageRepository(tx).recount(video.ownerId);
+          if (row && replacesFirst) await new JobsRepository(tx).enqueue(PRUNE_QUEUE, { videoId, folder: firstDir }, { runAt: pruneAt(probed.durationSeconds) });
           return row;
         });
         if (!updated) await ctx.storage.deletePrefix(prefix);

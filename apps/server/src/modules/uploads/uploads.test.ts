@@ -307,6 +307,23 @@ describe('upload -> transcode -> playback', () => {
     const master = await readFile(storage.pathOf(`videos/${id}/hls/master.m3u8`), 'utf8');
     expect(master).toContain('RESOLUTION=426x240');
     expect(master).toContain('RESOLUTION=640x360');
+    // The first pass's fast 240p was made again by the second pass at its own preset: the master
+    // names the new one; the fast one stays for players that began on it, until its prune job.
+    expect(master).toContain('\n240p/index.m3u8');
+    expect(master).not.toContain('240p-fast');
+    const fast = `videos/${id}/hls/240p-fast`;
+    expect(existsSync(storage.pathOf(`${fast}/index.m3u8`))).toBe(true);
+    const fastBytes = await storage.bytesUnder(fast);
+    const mediaBytes = async () => (await queryRows<{ n: number }>(t.ctx.db, sql`SELECT media_bytes::float8 AS n FROM videos WHERE id = ${id}`))[0]!.n;
+    const counted = await mediaBytes();
+    const pruneJob = sql`queue = 'transcode-prune' AND payload->>'videoId' = ${id}`;
+    const [prune] = await queryRows<{ due: number }>(t.ctx.db, sql`SELECT extract(epoch FROM run_at - now())::float8 AS due FROM jobs WHERE ${pruneJob}`);
+    expect(prune!.due).toBeGreaterThan(6 * 3600);
+    await t.ctx.db.execute(sql`UPDATE jobs SET run_at = now() WHERE ${pruneJob}`);
+    expect(await createWorker(t.ctx, log).drain()).toBe(1);
+    expect(existsSync(storage.pathOf(fast))).toBe(false);
+    expect(fastBytes).toBeGreaterThan(0);
+    expect(await mediaBytes()).toBe(counted - fastBytes);
     const probed = await probeJson(storage.pathOf(`videos/${id}/hls/master.m3u8`));
     const kinds = probed.streams.map((s) => (s.codec_type === 'video' ? `${s.width}x${s.height}` : s.codec_type));
     expect(kinds).toEqual(expect.arrayContaining(['426x240', '640x360', 'audio']));

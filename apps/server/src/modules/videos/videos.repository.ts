@@ -435,6 +435,15 @@ export class VideosRepository {
     return rows.length > 0;
   }
 
+  /** Stops counting `bytes` of the video's media (files removed); its owner, or undefined when the video is gone. */
+  async releaseMediaBytes(id: string, bytes: number): Promise<string | undefined> {
+    const [row] = await queryRows<{ owner_id: string }>(
+      this.db,
+      sql`UPDATE videos SET media_bytes = greatest(0, media_bytes - ${bytes}) WHERE id = ${id} RETURNING owner_id`,
+    );
+    return row?.owner_id;
+  }
+
   async delete(id: string, ownerId: string): Promise<boolean> {
     const rows = await this.db
       .delete(videos)
