@@ -25,6 +25,7 @@ import { createWorker } from '../apps/server/src/worker.ts';
 import { loadConfig } from '../apps/server/src/config.ts';
 import { users, videos } from '../apps/server/src/db/schema.ts';
 import { newId } from '../apps/server/src/lib/ids.ts';
+import { startVariant } from '../apps/server/src/modules/media-access/hls-start.ts';
 import { transcodeHandler } from '../apps/server/src/modules/transcode/transcode.job.ts';
 import { originalKey } from '../apps/server/src/storage/media-keys.ts';
 import { makeCorpus, type CorpusClip } from './corpus.ts';
@@ -115,9 +116,9 @@ async function timeToPlayable(source: string): Promise<{ playable: number; playa
       const ready = video.renditions.filter((r) => r.ready);
       if (!playable && video.videoFile.url && ready.length > 0) {
         const master = await (await fetch(`${base}${video.videoFile.url}`)).text();
-        // The first variant the master names (the first pass's fast rung has a folder of its own).
-        const variant = master.split('\n').find((l) => /^\d+p(-fast)?\/index\.m3u8$/.test(l.trim()));
-        const first = variant && (await fetch(`${base}${video.videoFile.url.replace('master.m3u8', variant.trim().replace('index.m3u8', 'seg_00000.m4s'))}`));
+        // The variant a player starts with, as the watch page preloads it (its folder may be the first pass's fast one).
+        const variant = startVariant(master)?.uri;
+        const first = variant && (await fetch(`${base}${video.videoFile.url.replace('master.m3u8', variant.replace('index.m3u8', 'seg_00000.m4s'))}`));
         if (first && first.ok) {
           playable = (performance.now() - t0) / 1000;
           // This process and the engine children it has waited for (probe, first pass): the second pass is not counted yet.

@@ -9,6 +9,7 @@ import {
   planProgressive,
   mergeMasters,
   fastRenditionName,
+  isFastRenditionName,
   moveVariant,
   planPasses,
   planTranscode,
@@ -276,6 +277,7 @@ describe('two passes (ADR 019)', () => {
     expect(mergeMasters([merged, rest])).toBe(merged);
     // The first pass's fast lowest rung is stored in a folder of its own; its playlist names that folder.
     expect(fastRenditionName(ladder[0]!)).toBe('240p-fast');
+    expect([isFastRenditionName('240p-fast'), isFastRenditionName('240p'), isFastRenditionName('../240p-fast')]).toEqual([true, false, false]);
     const moved = moveVariant(low, '240p', '240p-fast');
     expect(moved).toBe(low.replace('\n240p/index.m3u8\n', '\n240p-fast/index.m3u8\n'));
     expect(moveVariant(moved, '360p', '360p-fast')).toBe(moved);

@@ -183,6 +183,7 @@ export function planPasses(ladder: Rendition[], firstPreset: string): { first: R
 
 /** The folder of a first pass's lowest rung that the second pass replaces: its own, so no stored file ever changes. */
 export const fastRenditionName = (r: Pick<Rendition, 'rung'>): string => `${renditionName(r)}-fast`;
+export const isFastRenditionName = (name: string): boolean => /^\d+p-fast$/.test(name);
 
 /** A master playlist whose variant in folder `from` is read from folder `to` (the files moved with it). */
 export function moveVariant(master: string, from: string, to: string): string {

@@ -1,5 +1,5 @@
 import { buffer } from 'node:stream/consumers';
-import { TRANSCODE_OUTPUTS } from '@glimpse/media';
+import { isFastRenditionName, TRANSCODE_OUTPUTS } from '@glimpse/media';
 import type { AppContext } from '../../context.ts';
 import { PermanentJobError, type JobHandler } from '../../jobs/worker.ts';
 import { videoMediaPrefix } from '../../storage/media-keys.ts';
@@ -27,7 +27,7 @@ export function pruneHandler(ctx: AppContext): JobHandler<PrunePayload> {
   return {
     async run({ videoId, folder }) {
       // Our own payload, but the name becomes a storage key: a fast rung's folder only.
-      if (!/^\d+p-fast$/.test(folder)) throw new PermanentJobError(`Not a fast rendition folder: ${folder}`);
+      if (!isFastRenditionName(folder)) throw new PermanentJobError(`Not a fast rendition folder: ${folder}`);
       const prefix = videoMediaPrefix(videoId);
       const masterKey = `${prefix}/hls/${TRANSCODE_OUTPUTS.master}`;
       // The video was deleted (its files with it), or a later transcode plays from the folder again.
