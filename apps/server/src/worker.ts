@@ -54,6 +54,7 @@ export function createWorker(ctx: AppContext, log: JobLogger, opts: CreateWorker
     concurrency: ctx.config.worker.concurrency,
     longQueues: jobs.longQueues,
     maintenance: () => jobs.maintenance(log),
+    listen: ctx.database.listen,
     ...workerOpts,
     log,
   });

@@ -12,6 +12,12 @@ export interface JobRow {
   last_error: string | null;
 }
 
+/**
+ * The NOTIFY channel a due job is announced on (its queue's name as payload), delivered at commit:
+ * idle workers claim at once instead of at their next poll (a creator's upload waited up to 1 s).
+ */
+export const JOBS_DUE_CHANNEL = 'jobs_due';
+
 /** The durable queue on the `jobs` table; every state change is one statement. */
 export class JobsRepository {
   constructor(private readonly db: Executor) {}
@@ -19,10 +25,14 @@ export class JobsRepository {
   /** `ownerId`: the account the job works for (fair turns between owners at claim time); `runAt`: not due before then. */
   async enqueue(queue: string, payload: object, opts: { maxAttempts?: number; ownerId?: string; runAt?: Date } = {}): Promise<string> {
     const id = newId();
+    // A job due later is found by the poll; one due now is announced (once per queue and transaction).
     await this.db.execute(
-      sql`INSERT INTO jobs (id, queue, payload, max_attempts, owner_id, run_at)
-          VALUES (${id}, ${queue}, ${JSON.stringify(payload)}::jsonb, ${opts.maxAttempts ?? 3}, ${opts.ownerId ?? null},
-                  COALESCE(${opts.runAt?.toISOString() ?? null}::timestamptz, now()))`,
+      sql`WITH j AS (
+            INSERT INTO jobs (id, queue, payload, max_attempts, owner_id, run_at)
+            VALUES (${id}, ${queue}, ${JSON.stringify(payload)}::jsonb, ${opts.maxAttempts ?? 3}, ${opts.ownerId ?? null},
+                    COALESCE(${opts.runAt?.toISOString() ?? null}::timestamptz, now()))
+            RETURNING queue, run_at)
+          SELECT pg_notify(${JOBS_DUE_CHANNEL}, queue) FROM j WHERE run_at <= now()`,
     );
     return id;
   }
@@ -33,9 +43,12 @@ export class JobsRepository {
    */
   async enqueueUnlessQueued(queue: string, payload: object, maxAttempts = 3): Promise<void> {
     await this.db.execute(
-      sql`INSERT INTO jobs (id, queue, payload, max_attempts)
-          SELECT ${newId()}, ${queue}, ${JSON.stringify(payload)}::jsonb, ${maxAttempts}
-          WHERE NOT EXISTS (SELECT 1 FROM jobs WHERE queue = ${queue} AND status = 'queued')`,
+      sql`WITH j AS (
+            INSERT INTO jobs (id, queue, payload, max_attempts)
+            SELECT ${newId()}, ${queue}, ${JSON.stringify(payload)}::jsonb, ${maxAttempts}
+            WHERE NOT EXISTS (SELECT 1 FROM jobs WHERE queue = ${queue} AND status = 'queued')
+            RETURNING queue)
+          SELECT pg_notify(${JOBS_DUE_CHANNEL}, queue) FROM j`,
     );
   }
 

@@ -160,6 +160,26 @@ describe('job queue', () => {
     expect((await jobs.findById(id))?.status).toBe('done');
     expect(maintenance).toEqual([1]);
   });
+
+  it('claims a job enqueued as due at once, not at its next poll; one due later waits for the poll', async () => {
+    const r = recorder(async () => 'ok');
+    const worker = new Worker(t.ctx.db, { woken: r.handler as JobHandler<never> }, { log: memoryLog(), pollMs: 60_000, listen: t.ctx.database.listen });
+    await worker.start();
+    try {
+      // The lane has found nothing and sleeps for a minute: only the announcement can wake it.
+      await sleep(100);
+      const later = await jobs.enqueue('woken', { n: 1 }, { runAt: new Date(Date.now() + 200) });
+      await sleep(500);
+      expect((await jobs.findById(later))?.status).toBe('queued');
+      // Enqueued in a transaction: announced at its commit, when the worker can claim it.
+      const id = await t.ctx.db.transaction((tx) => new JobsRepository(tx).enqueue('woken', { n: 2 }));
+      await waitUntil(async () => (await jobs.findById(id))?.status === 'done', 3000);
+      // The lane went on claiming after the announced job: the one that fell due meanwhile ran too.
+      await waitUntil(async () => (await jobs.findById(later))?.status === 'done', 3000);
+    } finally {
+      await worker.stop();
+    }
+  });
 });
 
 describe('fair turns between owners', () => {

@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
-import type { Executor } from '../db/client.ts';
+import type { Database, Executor } from '../db/client.ts';
 import { newId } from '../lib/ids.ts';
-import { JobsRepository, type JobRow } from './jobs.repository.ts';
+import { JOBS_DUE_CHANNEL, JobsRepository, type JobRow } from './jobs.repository.ts';
 
 export interface JobLogger {
   info(obj: object, msg: string): void;
@@ -87,6 +87,11 @@ export interface WorkerOptions {
   /** Housekeeping run at most every `maintenanceMs` from the loop (upload sweeper, view cleanup). */
   maintenance?: () => Promise<void>;
   maintenanceMs?: number;
+  /**
+   * Listens for the jobs enqueued as due (`JOBS_DUE_CHANNEL`): an idle lane of that queue claims at
+   * once. Without it (or while its connection is being replaced) lanes find work at their next poll.
+   */
+  listen?: Database['listen'];
   log: JobLogger;
 }
 
@@ -96,12 +101,16 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 export class Worker {
   readonly id = `${hostname()}:${process.pid}:${newId().slice(-8)}`;
   private readonly jobs: JobsRepository;
-  private readonly opts: Required<Omit<WorkerOptions, 'maintenance'>> & Pick<WorkerOptions, 'maintenance'>;
+  private readonly opts: Required<Omit<WorkerOptions, 'maintenance' | 'listen'>> & Pick<WorkerOptions, 'maintenance' | 'listen'>;
   private readonly queues: string[];
   private running = false;
   private stopping = false;
   private loop: Promise<void> | undefined;
-  private readonly wakers = new Set<() => void>();
+  /** The idle lanes, each with the queues it takes. */
+  private readonly wakers = new Map<() => void, string[]>();
+  /** Counts announcements, so a lane that missed one while claiming does not go idle. */
+  private announced = 0;
+  private unlisten: Promise<(() => Promise<void>) | undefined> | undefined;
   /** The jobs this worker runs now, by id. */
   private readonly active = new Map<string, AbortController>();
   private lastMaintenance = 0;
@@ -149,8 +158,11 @@ export class Worker {
     return n;
   }
 
-  /** `concurrency` lanes, each running one job at a time, and one for the short queues when some are long. */
-  start(): void {
+  /**
+   * `concurrency` lanes, each running one job at a time, and one for the short queues when some are
+   * long. Resolves once it listens for due jobs (or could not, and polls).
+   */
+  async start(): Promise<void> {
     if (this.running) return;
     this.running = true;
     this.stopping = false;
@@ -158,6 +170,17 @@ export class Worker {
     const lanes = Array.from({ length: this.opts.concurrency }, () => this.lane(this.queues));
     if (short.length < this.queues.length && short.length > 0) lanes.push(this.lane(short));
     this.loop = Promise.all(lanes).then(() => undefined);
+    this.unlisten = this.opts.listen?.(JOBS_DUE_CHANNEL, (queue) => this.wake(queue)).catch((err) => {
+      this.opts.log.error({ err }, 'cannot listen for due jobs: the worker polls');
+      return undefined;
+    });
+    await this.unlisten;
+  }
+
+  /** Wakes the idle lanes that take `queue` (all of them when no queue is named). */
+  private wake(queue?: string): void {
+    this.announced += 1;
+    for (const [done, queues] of this.wakers) if (!queue || queues.includes(queue)) done();
   }
 
   /**
@@ -167,9 +190,12 @@ export class Worker {
   async stop(): Promise<void> {
     this.running = false;
     this.stopping = true;
-    for (const wake of this.wakers) wake();
+    const unlisten = this.unlisten;
+    this.unlisten = undefined;
+    this.wake();
     for (const controller of this.active.values()) controller.abort(new JobInterrupted('stopping'));
     await Promise.race([this.loop, sleep(this.opts.stopGraceMs)]);
+    await (await unlisten)?.().catch(() => {});
     if (this.active.size > 0) {
       const ids = [...this.active.keys()];
       await this.jobs.requeue(ids, this.id);
@@ -180,17 +206,18 @@ export class Worker {
   private async lane(queues: string[]): Promise<void> {
     while (this.running) {
       let worked = false;
+      const announced = this.announced;
       try {
         worked = await this.runOnce(queues);
       } catch (err) {
         this.opts.log.error({ err }, 'worker loop error');
       }
-      if (!worked && this.running) await this.idle();
+      if (!worked && this.running && this.announced === announced) await this.idle(queues);
     }
   }
 
-  /** Waits `pollMs`, or less when `stop()` wakes it. */
-  private idle(): Promise<void> {
+  /** Waits `pollMs`, or less when a job of its queues is announced or `stop()` wakes it. */
+  private idle(queues: string[]): Promise<void> {
     return new Promise<void>((resolve) => {
       const done = () => {
         clearTimeout(timer);
@@ -198,7 +225,7 @@ export class Worker {
         resolve();
       };
       const timer = setTimeout(done, this.opts.pollMs);
-      this.wakers.add(done);
+      this.wakers.set(done, queues);
     });
   }
 
@@ -208,7 +235,9 @@ export class Worker {
 
   private async execute(job: JobRow): Promise<void> {
     const handler = this.handlerFor(job)!;
-    const tags = { jobId: job.id, queue: job.queue, attempt: job.attempts, ...(job.payload as object) };
+    // The payload's plain fields tag its log lines (ids); its objects (a probe, an activity) would bloat every line.
+    const fields = Object.entries((job.payload ?? {}) as object).filter(([, v]) => v === null || typeof v !== 'object');
+    const tags = { jobId: job.id, queue: job.queue, attempt: job.attempts, ...Object.fromEntries(fields) };
     const log: JobLogger = {
       info: (obj, msg) => this.opts.log.info({ ...tags, ...obj }, msg),
       error: (obj, msg) => this.opts.log.error({ ...tags, ...obj }, msg),
