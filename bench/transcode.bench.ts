@@ -83,7 +83,7 @@ async function timeToPlayable(source: string): Promise<{ playable: number; playa
     const userName = `bench${Date.now()}`;
     await ctx.db.insert(users).values({ id: ownerId, userName, fullName: 'Bench', email: `${userName}@bench.local`, passwordHash: 'x' });
     const headers = { authorization: `Bearer ${await ctx.tokens.sign({ id: ownerId, userName })}` };
-    worker.start();
+    await worker.start();
     const file = readFileSync(source);
     const total = Math.ceil(file.length / CHUNK_BYTES);
     const send = async (i: number) => {

@@ -263,6 +263,10 @@ describe('two passes (ADR 019)', () => {
     expect(one.job.graph).toMatch(/^\[0:v\]fps=60,split=1\[s0\];/);
     // Without a storyboard plan, no sprite.
     expect(one.job.outputs.map((o) => o.url)).toEqual(['/w/first/%v/index.m3u8']);
+    // A rung made again later is scaled by area averaging (faster); a kept one bicubic, the default.
+    expect(one.job.graph).toContain('[s0]fps=30,scale=426:240,setsar=1');
+    const fast = planTranscode({ input: '/w/s.mp4', outDir: '/w/first', probe, rungs: [first], fastScale: true });
+    expect(fast.job.graph).toContain('[s0]fps=30,scale=426:240:flags=area,setsar=1');
   });
 
   it('merges the passes\' master playlists: the audio group once, every variant in order', () => {

@@ -15,6 +15,11 @@ export interface TranscodeInput {
   settings?: LadderSettings;
   /** The rungs this pass encodes (ADR 019: the lowest first, then the rest); the whole ladder when omitted. */
   rungs?: Rendition[];
+  /**
+   * Scales by area averaging instead of bicubic: a first pass's wall time 7 % shorter, its SSIM
+   * 0.002 lower (ADR 025, sixth round). For a rung the second pass makes again.
+   */
+  fastScale?: boolean;
 }
 
 /** File names inside outDir, relative. */
@@ -79,7 +84,7 @@ export function planTranscode(o: TranscodeInput): { job: MediaJob; ladder: Rendi
   const prep = [...uprightFilter(p.rotation), ...toneMapFilter(p), `fps=${top}`].join(',');
   const graph = [
     `[0:v]${prep},split=${branches.length + extra.length}${branches.join('')}${extra.join('')}`,
-    ...ladder.map((r, i) => `[s${i}]${r.fps === top ? '' : `fps=${r.fps},`}scale=${r.width}:${r.height},setsar=1,format=yuv420p[v${i}]`),
+    ...ladder.map((r, i) => `[s${i}]${r.fps === top ? '' : `fps=${r.fps},`}scale=${r.width}:${r.height}${o.fastScale ? ':flags=area' : ''},setsar=1,format=yuv420p[v${i}]`),
     // thumbnail skips black and fade frames; it answers at the end of its batch or of the video.
     // trim ends the branch with the window, so the rest of the video is not scaled for nothing.
     ...(o.posterWithinSeconds !== undefined

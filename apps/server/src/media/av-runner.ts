@@ -296,11 +296,13 @@ async function main() {
   const [op, arg] = process.argv.slice(2);
   // '-': the request comes on stdin, once the caller has it (a probe started while its file is written).
   const text = arg === '-' ? await readStdin() : arg;
-  const req = text ? (JSON.parse(text) as { file?: string; job?: MediaJob }) : {};
-  if (op === 'probe' && req.file) out({ probe: await probe(req.file) });
-  else if (op === 'run' && req.job) out(await run(req.job));
-  else if (op === 'check') out(check());
-  else throw new Error(`usage: av-runner probe|run|check '<json>'`);
+  const req = text ? (JSON.parse(text) as { op?: string; file?: string; job?: MediaJob }) : {};
+  // 'request': a child started ahead of its request (MediaEngine.prepare), which names the op.
+  const kind = op === 'request' ? req.op : op;
+  if (kind === 'probe' && req.file) out({ probe: await probe(req.file) });
+  else if (kind === 'run' && req.job) out(await run(req.job));
+  else if (kind === 'check') out(check());
+  else throw new Error(`usage: av-runner probe|run|check|request '<json>'`);
 }
 
 main().then(

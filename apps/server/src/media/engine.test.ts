@@ -15,6 +15,7 @@ afterAll(() => rm(dir, { recursive: true, force: true }));
 const bundled = new BundledEngine();
 /** Ten minutes of picture: long enough that only a bound or a cancel ends it within the test. */
 const endless = () => clipJob({ out: path.join(dir, `long-${Math.random()}.mkv`), seconds: 600, width: 1280, height: 720, container: 'matroska', audio: false });
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const isAlive = (pid: number) => {
   try {
     process.kill(pid, 0);
@@ -95,6 +96,33 @@ describe('media engine', () => {
     fail(new Error('the join failed'));
     await expect(stopped).rejects.toThrow(MediaStoppedError);
     expect(isAlive(waiting)).toBe(false);
+  });
+
+  it('takes a request on an engine started ahead, its clocks starting then; a cancelled one ends its child', async () => {
+    const waitForRunner = async () => {
+      let pid = 0;
+      for (let i = 0; i < 200 && pid === 0; i++) {
+        await sleep(50);
+        pid = findRunner();
+      }
+      expect(pid).toBeGreaterThan(0);
+      return pid;
+    };
+    const clip = path.join(dir, 'prepared.mp4');
+    const ahead = bundled.prepare();
+    const pid = await waitForRunner();
+    // It has waited longer than the run may take: the limit counts from the request.
+    await sleep(2500);
+    await ahead.run(clipJob({ out: clip, seconds: 1, width: 160, height: 90, fps: 10, container: 'mp4', audio: false }), { timeoutSeconds: 2 });
+    expect(isAlive(pid)).toBe(false);
+    const probe = await bundled.prepare().probe(clip);
+    expect(probe.streams?.find((s) => s.codec_type === 'video')).toMatchObject({ width: 160, height: 90 });
+
+    const unused = bundled.prepare();
+    const idle = await waitForRunner();
+    unused.cancel();
+    for (let i = 0; i < 40 && isAlive(idle); i++) await sleep(50);
+    expect(isAlive(idle)).toBe(false);
   });
 
   it('tells a file it cannot read (MediaToolError) from its own failures', async () => {

@@ -44,7 +44,20 @@ export interface MediaEngine {
   probe(file: string | Promise<string>, signal?: AbortSignal): Promise<RawProbe>;
   /** Runs a job; resolves with the seconds of output written. */
   run(job: MediaJob, opts?: RunOptions): Promise<{ outSeconds: number }>;
+  /**
+   * An engine started ahead of its one request: the bundled engine's child (Node and FFmpeg's
+   * libraries, about 0.3 s) starts now, while the caller does other work, and waits; the bounds'
+   * clocks start when the request is given. `signal` stops it meanwhile too.
+   */
+  prepare(signal?: AbortSignal): PreparedEngine;
   check(): Promise<EngineStatus>;
+}
+
+/** One request to an engine already started (MediaEngine.prepare); `cancel` ends it when none will come. */
+export interface PreparedEngine {
+  probe(file: string): Promise<RawProbe>;
+  run(job: MediaJob, opts?: Omit<RunOptions, 'signal' | 'input'>): Promise<{ outSeconds: number }>;
+  cancel(): void;
 }
 
 interface Spawned {
@@ -213,8 +226,11 @@ function runnerLines() {
 export class BundledEngine implements MediaEngine {
   readonly name = 'bundled';
 
-  /** Runs the runner on `req`, given on the command line, or on stdin once it resolves ('-' on the command line). */
-  private async call(op: 'probe' | 'run' | 'check', req: object | Promise<object>, opts?: RunOptions): Promise<Record<string, unknown>> {
+  /**
+   * Runs the runner on `req`, given on the command line, or on stdin once it resolves ('-' on the
+   * command line); with op 'request', the request on stdin names its op.
+   */
+  private async call(op: 'probe' | 'run' | 'check' | 'request', req: object | Promise<object>, opts?: RunOptions): Promise<Record<string, unknown>> {
     const lines = runnerLines();
     const later = req instanceof Promise ? req.then((r) => JSON.stringify(r)) : undefined;
     const arg = later ? '-' : JSON.stringify(req);
@@ -231,6 +247,34 @@ export class BundledEngine implements MediaEngine {
   async run(job: MediaJob, opts?: RunOptions): Promise<{ outSeconds: number }> {
     const r = await this.call('run', { job }, opts);
     return { outSeconds: Number(r.outSeconds ?? 0) };
+  }
+
+  prepare(signal?: AbortSignal): PreparedEngine {
+    // Read by the child's supervisor when the request is given (its clocks start then).
+    const bounds: RunOptions = { signal };
+    let give!: (req: object) => void;
+    let drop!: (err: Error) => void;
+    const request = new Promise<object>((resolve, reject) => ((give = resolve), (drop = reject)));
+    const result = this.call('request', request, bounds);
+    // A cancelled child's rejection is nobody's error; a used one's reaches its caller below.
+    result.catch(() => {});
+    let used = false;
+    const use = (req: object, opts: RunOptions) => {
+      if (used) throw new Error('a prepared engine takes one request');
+      used = true;
+      Object.assign(bounds, opts);
+      give(req);
+      return result;
+    };
+    return {
+      probe: async (file) => (await use({ op: 'probe', file }, { timeoutSeconds: 120 })).probe as RawProbe,
+      run: async (job, opts = {}) => ({ outSeconds: Number((await use({ op: 'run', job }, opts)).outSeconds ?? 0) }),
+      cancel: () => {
+        if (used) return;
+        used = true;
+        drop(new MediaStoppedError('not needed'));
+      },
+    };
   }
 
   async check(): Promise<EngineStatus> {
@@ -282,6 +326,11 @@ export class SystemEngine implements MediaEngine {
       opts,
     );
     return { outSeconds };
+  }
+
+  /** ffmpeg starts in milliseconds: nothing to start ahead. */
+  prepare(signal?: AbortSignal): PreparedEngine {
+    return { probe: (file) => this.probe(file, signal), run: (job, opts) => this.run(job, { ...opts, signal }), cancel: () => {} };
   }
 
   async check(): Promise<EngineStatus> {

@@ -28,17 +28,14 @@ import {
 } from '@glimpse/media';
 import type { AppContext } from '../../context.ts';
 import { PermanentJobError, type JobHandler } from '../../jobs/worker.ts';
-import { MediaStoppedError, MediaToolError } from '../../media/engine.ts';
+import { MediaStoppedError, MediaToolError, type PreparedEngine } from '../../media/engine.ts';
 import { LocalStorage } from '../../storage/local-storage.ts';
 import { videoMediaPrefix } from '../../storage/media-keys.ts';
 import { VideosRepository } from '../videos/videos.repository.ts';
 import { StorageUsageRepository } from '../quota/storage-usage.repository.ts';
 import { JobsRepository } from '../../jobs/jobs.repository.ts';
 import { PRUNE_QUEUE, pruneAt } from './prune.job.ts';
-
-export interface TranscodePayload {
-  videoId: string;
-}
+import type { TranscodePayload } from './queue.ts';
 
 /** Progress is written at most this often (one UPDATE per progress report would be wasteful). */
 const PROGRESS_EVERY_MS = 1000;
@@ -88,7 +85,7 @@ export function transcodeHandler(ctx: AppContext): JobHandler<TranscodePayload> 
   const { engine } = ctx.media;
   const bounds = ctx.config.media;
   return {
-    async run({ videoId }, job) {
+    async run({ videoId, probe }, job) {
       const video = await videos.findRow(videoId);
       if (!video || !video.sourceKey) {
         job.log.info({ videoId }, 'video gone before transcoding; nothing to do');
@@ -100,6 +97,14 @@ export function transcodeHandler(ctx: AppContext): JobHandler<TranscodePayload> 
       const { signal } = job;
       const prefix = videoMediaPrefix(videoId);
       const masterKey = `${prefix}/hls/${TRANSCODE_OUTPUTS.master}`;
+      // Engines started ahead of their step, each start overlapping the work before it (a third of
+      // a second each: ADR 025, sixth round); those left unused end with the job.
+      const started: PreparedEngine[] = [];
+      const ahead = () => {
+        const e = engine.prepare(signal);
+        started.push(e);
+        return e;
+      };
       try {
         let source: string;
         if (ctx.storage instanceof LocalStorage) {
@@ -108,7 +113,9 @@ export function transcodeHandler(ctx: AppContext): JobHandler<TranscodePayload> 
           source = path.join(work, 'source');
           await pipeline(await ctx.storage.getStream(video.sourceKey), createWriteStream(source));
         }
-        const probed = parseProbe(JSON.stringify(await engine.probe(source)));
+        // The first pass's engine starts while the source is probed (if it must be): the video plays that much sooner.
+        const firstRun = ahead();
+        const probed = probe ?? parseProbe(JSON.stringify(await engine.probe(source, signal)));
         const ladder = selectLadder(probed.width, probed.height, probed.fps, bounds.ladder);
         const names = ladder.map(renditionName);
         const { first, rest, replacesFirst } = planPasses(ladder, bounds.ladder.firstPassPreset);
@@ -118,13 +125,12 @@ export function transcodeHandler(ctx: AppContext): JobHandler<TranscodePayload> 
         const firstDir = replacesFirst ? fastRenditionName(first) : names[0]!;
         const progressiveKey = `${prefix}/${STORED.progressive}`;
 
-        /** Runs one pass into `out`, its progress mapped onto [from, to] of the video's bar; the seconds written. */
-        const encode = async (out: string, plan: Omit<TranscodeInput, 'input' | 'outDir' | 'probe' | 'settings'>, from: number, to: number) => {
+        /** Runs one pass into `out` on `runner`, its progress mapped onto [from, to] of the video's bar; the seconds written. */
+        const encode = async (runner: PreparedEngine, out: string, plan: Omit<TranscodeInput, 'input' | 'outDir' | 'probe' | 'settings'>, from: number, to: number) => {
           await mkdir(out, { recursive: true });
           const { job: media } = planTranscode({ input: source, outDir: out, probe: probed, settings: bounds.ladder, ...plan });
           let lastWrite = 0;
-          const { outSeconds } = await engine.run(media, {
-            signal,
+          const { outSeconds } = await runner.run(media, {
             stallSeconds: bounds.stallSeconds,
             timeoutSeconds: 300 + bounds.timeFactor * probed.durationSeconds,
             onProgress: (seconds) => {
@@ -141,14 +147,13 @@ export function transcodeHandler(ctx: AppContext): JobHandler<TranscodePayload> 
           return outSeconds > 0 ? Math.min(probed.durationSeconds, outSeconds) : probed.durationSeconds;
         };
 
-        /** The progressive mp4 from a pass's top rung (up to 720p) and audio, stored at `key`; its bytes. */
-        const progressive = async (out: string, rungs: Rendition[], key: string): Promise<number> => {
+        /** The progressive mp4 from a pass's top rung (up to 720p) and audio on `runner`, stored at `key`; its bytes. */
+        const progressive = async (runner: PreparedEngine, out: string, rungs: Rendition[], key: string): Promise<number> => {
           const top = progressiveRendition(rungs);
           await joinSegments(path.join(out, renditionName(top)), path.join(work, 'video.mp4'));
           if (probed.hasAudio) await joinSegments(path.join(out, TRANSCODE_OUTPUTS.audio), path.join(work, 'audio.mp4'));
           const file = path.join(work, STORED.progressive);
-          await engine.run(planProgressive({ video: path.join(work, 'video.mp4'), audio: probed.hasAudio ? path.join(work, 'audio.mp4') : undefined, out: file }), {
-            signal,
+          await runner.run(planProgressive({ video: path.join(work, 'video.mp4'), audio: probed.hasAudio ? path.join(work, 'audio.mp4') : undefined, out: file }), {
             stallSeconds: bounds.stallSeconds,
             timeoutSeconds: 300,
           });
@@ -170,23 +175,29 @@ export function transcodeHandler(ctx: AppContext): JobHandler<TranscodePayload> 
           const out = path.join(work, 'first');
           const storyboard = planStoryboard(probed.durationSeconds, probed.width, probed.height);
           const poster = video.thumbnailKey ? undefined : posterWindow(probed.durationSeconds);
-          const duration = await encode(out, { rungs: [first], storyboard, posterWithinSeconds: poster }, 0, rest.length > 0 ? FIRST_PASS_SHARE : 0.95);
+          const mp4Run = ahead();
+          const plan = { rungs: [first], storyboard, posterWithinSeconds: poster, fastScale: replacesFirst };
+          const duration = await encode(firstRun, out, plan, 0, rest.length > 0 ? FIRST_PASS_SHARE : 0.95);
           const extras = path.join(work, 'extras');
-          await mkdir(extras);
-          await toJpeg(path.join(out, TRANSCODE_OUTPUTS.sprite), path.join(extras, STORED.sprite), 70);
-          await rm(path.join(out, TRANSCODE_OUTPUTS.sprite));
-          if (poster !== undefined) {
-            await toJpeg(path.join(out, TRANSCODE_OUTPUTS.poster), path.join(extras, STORED.poster), 82);
-            await rm(path.join(out, TRANSCODE_OUTPUTS.poster));
-          }
-          await writeFile(path.join(extras, STORED.vtt), storyboardVtt(storyboard, duration, STORED.sprite));
-          const extraFiles = await listFiles(extras);
-          for (const rel of extraFiles) await ctx.storage.putFile(`${prefix}/${rel}`, path.join(extras, rel));
-          const firstMaster = moveVariant(await readFile(path.join(out, TRANSCODE_OUTPUTS.master), 'utf8'), names[0]!, firstDir);
-          const hlsBytes = await storeHls(out, () => false, firstMaster, (rel) => rel.replace(`${names[0]}/`, `${firstDir}/`));
+          /** The poster, the storyboard and the playlists, stored (the playlist last); the files and bytes. */
+          const storeFirst = async () => {
+            await mkdir(extras);
+            await toJpeg(path.join(out, TRANSCODE_OUTPUTS.sprite), path.join(extras, STORED.sprite), 70);
+            await rm(path.join(out, TRANSCODE_OUTPUTS.sprite));
+            if (poster !== undefined) {
+              await toJpeg(path.join(out, TRANSCODE_OUTPUTS.poster), path.join(extras, STORED.poster), 82);
+              await rm(path.join(out, TRANSCODE_OUTPUTS.poster));
+            }
+            await writeFile(path.join(extras, STORED.vtt), storyboardVtt(storyboard, duration, STORED.sprite));
+            const extraFiles = await listFiles(extras);
+            for (const rel of extraFiles) await ctx.storage.putFile(`${prefix}/${rel}`, path.join(extras, rel));
+            const firstMaster = moveVariant(await readFile(path.join(out, TRANSCODE_OUTPUTS.master), 'utf8'), names[0]!, firstDir);
+            return { extraFiles, hlsBytes: await storeHls(out, () => false, firstMaster, (rel) => rel.replace(`${names[0]}/`, `${firstDir}/`)) };
+          };
           // A spec client plays `videoFile.publicId` once the video says ready: the mp4 exists from
           // this pass's rung on, and the second pass replaces it at the same key (ADR 019, addendum).
-          const progressiveBytes = await progressive(out, [first], progressiveKey);
+          // It is made while the rest is stored (both only read the pass's files).
+          const [{ extraFiles, hlsBytes }, progressiveBytes] = await Promise.all([storeFirst(), progressive(mp4Run, out, [first], progressiveKey)]);
           // What the quota counts (the poster is the thumbnail's bytes: replacing it removes it).
           const posterBytes = poster === undefined ? 0 : await bytesOf([path.join(extras, STORED.poster)]);
           const mediaBytes = hlsBytes + progressiveBytes + (await bytesOf(extraFiles.map((f) => path.join(extras, f)))) - posterBytes;
@@ -231,7 +242,8 @@ export function transcodeHandler(ctx: AppContext): JobHandler<TranscodePayload> 
         // A retry redoes this pass whole: the same keys are written again, and counted once.
         if (rest.length === 0 || names.every((n) => current.renditionsReady.includes(n))) return { videoId, renditions: ladder.length };
         const out = path.join(work, 'rest');
-        await encode(out, { rungs: rest }, FIRST_PASS_SHARE, 0.98);
+        const finalMp4Run = ahead();
+        await encode(ahead(), out, { rungs: rest }, FIRST_PASS_SHARE, 0.98);
         const stored = (await buffer(await ctx.storage.getStream(masterKey))).toString('utf8');
         const own = await readFile(path.join(out, TRANSCODE_OUTPUTS.master), 'utf8');
         const master = replacesFirst ? own : mergeMasters([stored, own]);
@@ -239,7 +251,7 @@ export function transcodeHandler(ctx: AppContext): JobHandler<TranscodePayload> 
         const hlsBytes = await storeHls(out, (rel) => rel.startsWith(`${TRANSCODE_OUTPUTS.audio}/`), master);
         // The final mp4 takes the first pass's place in one rename: a reader gets one file or the other, never a part.
         const nextKey = `${prefix}/${STORED.nextProgressive}`;
-        const progressiveBytes = await progressive(out, rest, nextKey);
+        const progressiveBytes = await progressive(finalMp4Run, out, rest, nextKey);
         const replacedBytes = await ctx.storage.bytesUnder(progressiveKey);
         await ctx.storage.move(nextKey, progressiveKey);
         const updated = await ctx.db.transaction(async (tx) => {
@@ -264,6 +276,7 @@ export function transcodeHandler(ctx: AppContext): JobHandler<TranscodePayload> 
         if (err instanceof MediaToolError) throw new PermanentJobError(`This video could not be processed (${err.message})`);
         throw err;
       } finally {
+        for (const e of started) e.cancel();
         await rm(work, { recursive: true, force: true });
       }
     },

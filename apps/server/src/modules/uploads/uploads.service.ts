@@ -21,7 +21,7 @@ import { ApiError, badRequest, conflict, notFound, tooLarge, tooMany } from '../
 import { newId } from '../../lib/ids.ts';
 import type { EncodedImage } from '../../lib/images.ts';
 import type { MultipartResult } from '../../lib/multipart.ts';
-import { TRANSCODE_QUEUE } from '../transcode/queue.ts';
+import { TRANSCODE_QUEUE, type TranscodePayload } from '../transcode/queue.ts';
 import { JobsRepository } from '../../jobs/jobs.repository.ts';
 import { originalKey, uploadChunkKey, uploadPrefix, videoPrefixes } from '../../storage/media-keys.ts';
 import { QuotaExceeded, QuotaService } from '../quota/quota.service.ts';
@@ -343,7 +343,7 @@ export class UploadsService {
           sourceBytes,
           thumbnailBytes: thumbnail?.body.length ?? 0,
         });
-        await new JobsRepository(tx).enqueue(TRANSCODE_QUEUE, { videoId: id }, { ownerId: userId });
+        await new JobsRepository(tx).enqueue(TRANSCODE_QUEUE, { videoId: id, probe: probed } satisfies TranscodePayload, { ownerId: userId });
         await schedulePublication(tx, { id, ownerId: userId }, meta.privacy.publishAt);
         const usage = new StorageUsageRepository(tx);
         await usage.recordUpload(userId, sourceBytes);
