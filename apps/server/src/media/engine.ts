@@ -233,6 +233,8 @@ export class BundledEngine implements MediaEngine {
   private async call(op: 'probe' | 'run' | 'check' | 'request', req: object | Promise<object>, opts?: RunOptions): Promise<Record<string, unknown>> {
     const lines = runnerLines();
     const later = req instanceof Promise ? req.then((r) => JSON.stringify(r)) : undefined;
+    // A rejection stops the child once it is spawned (supervise); until then nothing else listens.
+    later?.catch(() => {});
     const arg = later ? '-' : JSON.stringify(req);
     await supervise({ bin: process.execPath, args: [...(await runner()), op, arg], cwd: SERVER_DIR, onStdout: lines.onStdout, stdin: later }, opts);
     return lines.result();
