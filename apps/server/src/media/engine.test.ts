@@ -71,12 +71,7 @@ describe('media engine', () => {
     let name!: (file: string) => void;
     const probing = bundled.probe(new Promise<string>((resolve) => (name = resolve)));
     // The child is up and waiting on its stdin while the file does not exist yet.
-    let pid = 0;
-    for (let i = 0; i < 200 && pid === 0; i++) {
-      await new Promise((r) => setTimeout(r, 50));
-      pid = findRunner();
-    }
-    expect(pid).toBeGreaterThan(0);
+    const pid = await waitForRunner();
     // It runs the runner compiled once (an .mjs), not tsx compiling it at every start.
     const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
     expect(argv.some((a) => /av-runner-[0-9a-f]{16}\.mjs$/.test(a))).toBe(true);
@@ -88,26 +83,13 @@ describe('media engine', () => {
 
     let fail!: (err: Error) => void;
     const stopped = bundled.probe(new Promise<string>((_, reject) => (fail = reject)));
-    let waiting = 0;
-    for (let i = 0; i < 200 && waiting === 0; i++) {
-      await new Promise((r) => setTimeout(r, 50));
-      waiting = findRunner();
-    }
+    const waiting = await waitForRunner();
     fail(new Error('the join failed'));
     await expect(stopped).rejects.toThrow(MediaStoppedError);
     expect(isAlive(waiting)).toBe(false);
   });
 
   it('takes a request on an engine started ahead, its clocks starting then; a cancelled one ends its child', async () => {
-    const waitForRunner = async () => {
-      let pid = 0;
-      for (let i = 0; i < 200 && pid === 0; i++) {
-        await sleep(50);
-        pid = findRunner();
-      }
-      expect(pid).toBeGreaterThan(0);
-      return pid;
-    };
     const clip = path.join(dir, 'prepared.mp4');
     const ahead = bundled.prepare();
     const pid = await waitForRunner();
@@ -131,6 +113,17 @@ describe('media engine', () => {
     await expect(bundled.probe(junk)).rejects.toThrow(MediaToolError);
   });
 });
+
+/** The pid of the av-runner child this process starts, once it is up (a busy machine may take a while). */
+async function waitForRunner(): Promise<number> {
+  let pid = 0;
+  for (let i = 0; i < 200 && pid === 0; i++) {
+    await sleep(50);
+    pid = findRunner();
+  }
+  expect(pid).toBeGreaterThan(0);
+  return pid;
+}
 
 /** The pid of a running av-runner child of this process, from /proc. */
 function findRunner(): number {
