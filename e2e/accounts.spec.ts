@@ -1,4 +1,4 @@
-import { expect, loginThroughUi, mailedLink, newAccount, register, test, verifyFromOutbox } from './support/index.ts';
+import { createChannelUser, expect, loginThroughUi, mailedLink, newAccount, register, signIn, test, verifyFromOutbox } from './support/index.ts';
 
 test('logging in before verifying shows the verify-email notice', async ({ page, request }) => {
   const account = newAccount('Unverified User');
@@ -39,4 +39,31 @@ test('forgot password: the mailed link resets it; log out survives a reload', as
   // The refresh cookie went with the session: a reload does not log back in.
   await page.reload();
   await expect(page.getByRole('link', { name: 'Log In' })).toBeVisible();
+});
+
+test('the session survives a refresh that gets no answer and tabs opening at once', async ({ page, context, request }) => {
+  const owner = await createChannelUser(request, 'Tabitha Tabs');
+  await signIn(page, owner.account);
+  const signedIn = (p: typeof page) => expect(p.getByRole('button', { name: 'Log Out' })).toBeVisible();
+
+  // The start-up refresh dies unanswered (the page reloaded mid-request, the network dropped): the next load is still signed in.
+  await page.route('**/api/v1/auths/refresh-token', (route) => route.abort('aborted'));
+  await page.goto('/');
+  await page.waitForResponse('**/api/v1/config');
+  await page.unrouteAll();
+  await page.reload();
+  await signedIn(page);
+
+  // Tabs restored together refresh with the same cookie at once: none of them is taken for a replay.
+  const held: (() => Promise<void>)[] = [];
+  await context.route('**/api/v1/auths/refresh-token', async (route) => {
+    held.push(() => route.continue());
+    if (held.length === 2) await Promise.all(held.map((go) => go()));
+  });
+  const tabs = [page, await context.newPage()];
+  await Promise.all(tabs.map((tab) => tab.goto('/')));
+  for (const tab of tabs) await signedIn(tab);
+  await context.unrouteAll();
+  await page.reload();
+  await signedIn(page);
 });

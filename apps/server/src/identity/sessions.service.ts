@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { messages, type RefreshResult } from '@glimpse/contract';
 import type { AppContext } from '../context.ts';
 import { unauthorized } from '../lib/errors.ts';
@@ -6,6 +7,13 @@ import { newId } from '../lib/ids.ts';
 import type { TokenSubject } from './access-token.ts';
 import { accountRefusal } from './account-state.ts';
 import { SessionsRepository } from './sessions.repository.ts';
+
+/**
+ * A rotated token presented again this soon, while its successor is still unused, is a refresh
+ * whose answer never arrived (a reload or a second tab during the page's start-up refresh), not a
+ * replay: it gets the same successor again (docs/decisions/003-tokens.md, addendum 2).
+ */
+const LOST_ANSWER_GRACE_MS = 30_000;
 
 /**
  * Login sessions: a short-lived JWT access token plus an opaque refresh token stored as a hash.
@@ -32,19 +40,25 @@ export class SessionsService {
     const refusal = accountRefusal(current.account);
     if (refusal) throw unauthorized(refusal.message);
     const user = { id: current.userId, userName: current.account.userName };
+    const successor = this.successorOf(refreshToken);
     const issued = current.rotatedAt
       ? null
       : await this.ctx.db.transaction(async (tx) => {
           const repo = new SessionsRepository(tx);
           if (!(await repo.markRotated(current.id))) return null;
-          return this.issue(repo, user, current.familyId, userAgent);
+          return this.issue(repo, user, current.familyId, userAgent, successor);
         });
-    if (!issued) {
-      // Outside the transaction above, so the revocation stands.
-      await this.sessions.revokeFamily(current.familyId);
-      throw unauthorized(messages.refreshTokenReused);
+    if (issued) return issued;
+    // Rotated before (or by a concurrent refresh, committed by now): the same answer again while
+    // nobody has used it; otherwise a copy of the token is in other hands.
+    const rotatedAt = current.rotatedAt ?? new Date();
+    const next = Date.now() - rotatedAt.getTime() <= LOST_ANSWER_GRACE_MS ? await this.sessions.findByHash(sha256(successor)) : undefined;
+    if (next && next.familyId === current.familyId && !next.rotatedAt && !next.revokedAt) {
+      return { accessToken: await this.accessToken(user, current.familyId), refreshToken: successor };
     }
-    return issued;
+    // Outside the transaction above, so the revocation stands.
+    await this.sessions.revokeFamily(current.familyId);
+    throw unauthorized(messages.refreshTokenReused);
   }
 
   /** Ends the session a refresh token belongs to; unknown tokens are ignored (logout is idempotent). */
@@ -68,8 +82,15 @@ export class SessionsService {
     await this.sessions.revokeUser(userId, keep?.userId === userId ? keep.familyId : undefined);
   }
 
-  private async issue(repo: SessionsRepository, user: TokenSubject, familyId: string, userAgent?: string): Promise<RefreshResult> {
-    const refreshToken = randomToken();
+  /**
+   * The token that replaces `token`: derived from it with the server's secret, so a lost answer
+   * can be given again without keeping any token, and unguessable without that secret.
+   */
+  private successorOf(token: string): string {
+    return createHmac('sha256', this.ctx.config.jwtSecret).update(`refresh-successor\0${token}`).digest('base64url');
+  }
+
+  private async issue(repo: SessionsRepository, user: TokenSubject, familyId: string, userAgent?: string, refreshToken = randomToken()): Promise<RefreshResult> {
     await repo.insert({
       id: newId(),
       familyId,
@@ -78,7 +99,11 @@ export class SessionsService {
       expiresAt: new Date(Date.now() + this.ctx.config.refreshTokenTtl * 1000),
       userAgent: userAgent?.slice(0, 300) ?? null,
     });
-    // The access token names its family: it is refused as soon as the family is revoked.
-    return { accessToken: await this.ctx.tokens.sign({ id: user.id, userName: user.userName, sessionId: familyId }), refreshToken };
+    return { accessToken: await this.accessToken(user, familyId), refreshToken };
+  }
+
+  /** The access token names its family: it is refused as soon as the family is revoked. */
+  private accessToken(user: TokenSubject, familyId: string): Promise<string> {
+    return this.ctx.tokens.sign({ id: user.id, userName: user.userName, sessionId: familyId });
   }
 }

@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
+import { restoreSession } from '@/lib/me.ts';
 import { session } from '@/lib/session.ts';
 import { fakeApi, renderApp } from '@/test/render.tsx';
 
@@ -65,9 +66,16 @@ describe('shell', () => {
     expect(calls.map((c) => c.url.pathname)).not.toContain('/api/v1/users/me');
   });
 
-  it('shows Log In when the current-user call says logged out, and drops a stale stored user', async () => {
+  it('shows Log In when the start-up refresh is refused, and drops the stale stored user', async () => {
     session.setUser({ userId: 'u', userName: 'ada', fullName: 'Ada', email: 'a@x.io', avatar: null, cover: null });
-    anonymous();
+    fakeApi((url) =>
+      url.pathname === '/api/v1/auths/refresh-token'
+        ? { status: 401, message: 'Invalid or expired refresh token' }
+        : url.pathname === '/api/v1/users/me'
+          ? { status: 401, message: 'Please login' }
+          : { data: { data: [], hasNextPage: false, nextCursor: null } },
+    );
+    restoreSession();
     renderApp('/help');
     expect(await screen.findByRole('link', { name: 'Log In' })).toHaveAttribute('href', '/login');
     expect(session.getUser()).toBeNull();

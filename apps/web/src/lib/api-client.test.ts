@@ -153,6 +153,23 @@ describe('api client', () => {
     expect(session.getUser()).toBeNull();
   });
 
+  it('keeps the session when the refresh gets no answer (a reload mid-refresh) or a busy server: only a refusal ends it', async () => {
+    session.setUser(user);
+    vi.stubGlobal('fetch', vi.fn(async () => Promise.reject(new DOMException('The user aborted a request.', 'AbortError'))));
+    await expect(refreshAccessToken({ silent: true })).rejects.toMatchObject({ status: 0 });
+    expect(session.getUser()).toEqual(user);
+    fakeServer(() => fail(503, 'Service Unavailable'));
+    await expect(refreshAccessToken({ silent: true })).rejects.toMatchObject({ status: 503 });
+    expect(session.getUser()).toEqual(user);
+    // The calls waiting for it go without a token: their 401 does not end the session either.
+    fakeServer((c) => (isRefresh(c) ? fail(503, 'Service Unavailable') : fail(401, 'Unauthorized request')));
+    await expect(api.get('users/me')).rejects.toMatchObject({ status: 401 });
+    expect(session.getUser()).toEqual(user);
+    fakeServer(() => fail(401, 'Invalid or expired refresh token'));
+    await expect(refreshAccessToken({ silent: true })).rejects.toMatchObject({ status: 401 });
+    expect(session.getUser()).toBeNull();
+  });
+
   it('clears the session when the retried call is still refused', async () => {
     session.setAccessToken('OLD');
     session.setUser(user);

@@ -81,8 +81,15 @@ function toError(res: Response, body: Envelope<unknown>): ApiError {
 let refreshing: Promise<string> | null = null;
 
 /**
+ * The server refused the refresh token (4xx), as opposed to a request that never got its answer
+ * (the page reloaded or went offline mid-refresh) or a busy server (429, 5xx): only the first ends
+ * the session, else a reload during the start-up refresh would sign the viewer out.
+ */
+const refusesToken = (err: unknown) => err instanceof ApiError && err.status >= 400 && err.status < 500 && err.status !== 429;
+
+/**
  * Trade the refresh cookie for a new access token. Concurrent callers share one
- * request, so a burst of expired calls causes exactly one refresh. A failure clears
+ * request, so a burst of expired calls causes exactly one refresh. A refusal clears
  * the session.
  */
 export function refreshAccessToken(options: { silent?: boolean } = {}): Promise<string> {
@@ -94,7 +101,7 @@ export function refreshAccessToken(options: { silent?: boolean } = {}): Promise<
       session.setAccessToken(body.data.accessToken);
       return body.data.accessToken;
     } catch (err) {
-      session.end();
+      if (refusesToken(err)) session.end();
       if (!options.silent) toast.error('Error refreshing token');
       throw err instanceof ApiError ? err : new ApiError(0, 'Error refreshing token');
     } finally {
@@ -137,7 +144,8 @@ export async function apiRequest<T>(path: string, opts: RequestOptions = {}): Pr
 
   if (res.status === 401 && !opts.skipRefresh) {
     if (body.message !== JWT_EXPIRED) {
-      session.end();
+      // A call that carried no token (its refresh got no answer) says nothing about the session.
+      if (tokenUsed) session.end();
       throw toError(res, body);
     }
     const current = session.getAccessToken();

@@ -249,20 +249,54 @@ describe('POST /auths/refresh-token', () => {
     expect(viaCookie.json().data.refreshToken).not.toBe(second.refreshToken);
   });
 
-  it('refuses a rotated token and revokes its whole family, but not other sessions', async () => {
+  it('refuses a rotated token whose successor was used and revokes its whole family, but not other sessions', async () => {
     const user = await createUser(t.ctx);
     const stolen = await login(user.email);
     const otherDevice = await login(user.email);
     const rotated = (await refresh(stolen.refreshToken)).json().data;
+    const newer = (await refresh(rotated.refreshToken)).json().data;
     const replay = await refresh(stolen.refreshToken);
     expectApiError(replay, 401, messages.refreshTokenReused);
     expect(cookieOf(replay)!.value).toBe('');
     // The legitimate holder's newer token died with the family, and so did the family's access tokens, at once.
-    expectApiError(await refresh(rotated.refreshToken), 401, messages.refreshTokenInvalid);
-    expectApiError(await me(rotated.accessToken), 401, messages.sessionEnded);
+    expectApiError(await refresh(newer.refreshToken), 401, messages.refreshTokenInvalid);
+    expectApiError(await me(newer.accessToken), 401, messages.sessionEnded);
     expectApiError(await me(stolen.accessToken), 401, messages.sessionEnded);
     expect((await me(otherDevice.accessToken)).statusCode).toBe(200);
     expect((await refresh(otherDevice.refreshToken)).statusCode).toBe(200);
+  });
+
+  it('answers a rotated token presented again at once, its answer lost, with the same successor (a reload during the refresh)', async () => {
+    const user = await createUser(t.ctx);
+    const first = await login(user.email);
+    const rotated = (await refresh(first.refreshToken)).json().data;
+    const again = await refresh(first.refreshToken);
+    expect(again.statusCode).toBe(200);
+    expect(again.json().data.refreshToken).toBe(rotated.refreshToken);
+    expect(cookieOf(again)!.value).toBe(rotated.refreshToken);
+    expect((await me(again.json().data.accessToken)).statusCode).toBe(200);
+    // No token was added: the family still holds one live token, which rotates as usual.
+    const rows = await t.ctx.db.select().from(sessions).where(eq(sessions.userId, user.id));
+    expect(rows.filter((r) => !r.rotatedAt && !r.revokedAt)).toHaveLength(1);
+    expect((await refresh(rotated.refreshToken)).statusCode).toBe(200);
+  });
+
+  it('gives two refreshes racing with one token (two tabs opening) the same successor', async () => {
+    const user = await createUser(t.ctx);
+    const { refreshToken } = await login(user.email);
+    const answers = await Promise.all([refresh(refreshToken), refresh(refreshToken), refresh(refreshToken)]);
+    expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 200]);
+    expect(new Set(answers.map((a) => a.json().data.refreshToken)).size).toBe(1);
+    for (const a of answers) expect((await me(a.json().data.accessToken)).statusCode).toBe(200);
+  });
+
+  it('treats a rotated token presented after the grace of 30 s as a replay', async () => {
+    const user = await createUser(t.ctx);
+    const first = await login(user.email);
+    const rotated = (await refresh(first.refreshToken)).json().data;
+    await t.ctx.db.update(sessions).set({ rotatedAt: new Date(Date.now() - 31_000) }).where(eq(sessions.tokenHash, sha256(first.refreshToken)));
+    expectApiError(await refresh(first.refreshToken), 401, messages.refreshTokenReused);
+    expectApiError(await refresh(rotated.refreshToken), 401, messages.refreshTokenInvalid);
   });
 
   it('refuses an expired token', async () => {
@@ -462,10 +496,11 @@ describe('the whole account journey', () => {
     const phone = await login(email);
     expect(laptop.user.userName).toBe('journeyperson');
 
-    // refresh: the old token is then refused and its whole family revoked
+    // refresh: once its successor is used, the old token is refused and its whole family revoked
     const rotated = (await refresh(laptop.refreshToken)).json().data;
+    const newer = (await refresh(rotated.refreshToken)).json().data;
     expectApiError(await refresh(laptop.refreshToken), 401, messages.refreshTokenReused);
-    expectApiError(await refresh(rotated.refreshToken), 401);
+    expectApiError(await refresh(newer.refreshToken), 401);
     const desk = await login(email);
 
     // change password from the desk session: the phone is signed out, the desk stays
