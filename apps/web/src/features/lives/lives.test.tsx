@@ -188,6 +188,35 @@ describe('my lives', () => {
     expect(calls.some((c) => c.method === 'DELETE' && c.url.pathname === `/api/v1/lives/${ID}/thumbnail`)).toBe(true);
   });
 
+  it('renews a stream key only once the creator confirms it, then shows the new key', async () => {
+    session.setAccessToken('T');
+    const calls = fakeApi((url, init) => {
+      if (url.pathname === '/api/v1/users/me') return { data: { user: { _id: 'u1', userName: 'ada', fullName: 'Ada', email: 'ada@x.io', avatar: null, coverImage: null, role: 'user' } } };
+      if (url.pathname === `/api/v1/lives/${ID}/key` && init.method === 'POST') {
+        return { message: 'Stream key regenerated successfully', data: { live: base, rtmpUrl: 'rtmp://glimpse.test:1935/live', streamKey: `${ID}.renewed` } };
+      }
+      if (url.pathname === '/api/v1/lives') return { data: [base] };
+      return undefined;
+    });
+    renderApp('/lives');
+    await userEvent.click(await screen.findByRole('button', { name: 'New stream key' }));
+    let dialog = screen.getByRole('dialog', { name: 'Get a new stream key?' });
+    expect(dialog).toHaveTextContent('The current key stops working');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    const renewals = () => calls.filter((c) => c.url.pathname === `/api/v1/lives/${ID}/key`);
+    expect(renewals()).toHaveLength(0);
+
+    await userEvent.click(screen.getByRole('button', { name: 'New stream key' }));
+    dialog = screen.getByRole('dialog', { name: 'Get a new stream key?' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Get a new key' }));
+    const panel = await screen.findByRole('region', { name: 'Your stream settings' });
+    expect(within(panel).getByLabelText('Stream key')).toHaveValue(`${ID}.renewed`);
+    expect(await screen.findByText('Stream key regenerated successfully')).toBeInTheDocument();
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(renewals()).toHaveLength(1);
+  });
+
   it('asks a visitor to sign in', async () => {
     fakeApi(() => undefined);
     renderApp('/lives');

@@ -5,6 +5,7 @@ import toast from 'react-hot-toast';
 import { Link } from 'react-router';
 import { fileProblem, IMAGE_ACCEPT, useUploadLimits } from '@/components/media/upload-limits.ts';
 import { Button } from '@/components/ui/button.tsx';
+import { ConfirmDialog } from '@/components/ui/dialog.tsx';
 import { SignInPage } from '@/components/ui/sign-in-prompt.tsx';
 import { Spinner } from '@/components/ui/spinner.tsx';
 import { TextArea, TextField } from '@/components/ui/text-field.tsx';
@@ -170,19 +171,21 @@ function CreateLiveForm({ onCreated }: { onCreated: (c: LiveWithKey) => void }) 
   );
 }
 
-/** The creator's lives: create one (its key shown once), renew a key, open a live's page. */
+/** The creator's lives: create one (its key shown once), renew a key (after a confirmation: the old one stops working), open a live's page. */
 export default function MyLives() {
   useDocumentTitle(t('live.myLives'));
   const { user } = useAuth();
   const lives = useMyLives();
   const newKey = useNewKey();
   const [shown, setShown] = useState<LiveWithKey | null>(null);
+  const [renewing, setRenewing] = useState<string | null>(null);
   if (!user) return <SignInPage heading={t('live.myLives')} copy={{ icon: Radio, title: t('live.signInTitle'), text: t('live.signInText') }} />;
   const renew = async (liveId: string) => {
     try {
       const res = await newKey.mutateAsync(liveId);
       toast.success(res.message);
       setShown(res.data);
+      setRenewing(null);
     } catch (err) {
       toast.error(errorMessage(err));
     }
@@ -207,13 +210,22 @@ export default function MyLives() {
               </Link>
               <span className="text-sm text-fg-muted">{t(stateText[l.state])}</span>
               <LiveThumbnail live={l} />
-              <Button variant="secondary" size="sm" onClick={() => void renew(l._id)}>
+              <Button variant="secondary" size="sm" onClick={() => setRenewing(l._id)}>
                 {t('live.newKey')}
               </Button>
             </li>
           ))}
         </ul>
       )}
+      <ConfirmDialog
+        open={renewing !== null}
+        title={t('live.newKeyTitle')}
+        text={t('live.newKeyText')}
+        confirmLabel={t('live.newKeyConfirm')}
+        busy={newKey.isPending}
+        onConfirm={() => renewing && void renew(renewing)}
+        onClose={() => setRenewing(null)}
+      />
     </div>
   );
 }
