@@ -185,7 +185,12 @@ async function compileRunner(): Promise<string[]> {
 }
 
 let runnerArgs: Promise<string[]> | undefined;
-const runner = () => (runnerArgs ??= compileRunner().catch(() => ['--import', 'tsx', RUNNER]));
+const runner = () =>
+  (runnerArgs ??= compileRunner().catch((err: unknown) => {
+    // Said once, so an operator knows why every transcode costs more CPU than it should.
+    process.emitWarning(`the media engine's runner could not be compiled (${err instanceof Error ? err.message : String(err)}): each engine start compiles it again with tsx, 1-2 CPU-s more`);
+    return ['--import', 'tsx', RUNNER];
+  }));
 
 /** A line of JSON, or undefined for anything else a native library may have printed. */
 function jsonLine(line: string): Record<string, unknown> | undefined {
