@@ -1,4 +1,4 @@
-import { render, screen } from '@testing-library/react';
+import { render, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { makeVideo } from '@/test/fixtures.ts';
 import { fakeApi } from '@/test/render.tsx';
@@ -23,7 +23,8 @@ describe('embed page', () => {
     expect(link).toHaveAttribute('target', '_blank');
     const video = screen.getByLabelText('Glacier walk', { selector: 'video' }) as HTMLVideoElement;
     expect([video.autoplay, video.muted, video.loop]).toEqual([true, true, true]);
-    expect(document.title).toBe('Glacier walk');
+    // Set by an effect after the commit that showed the link: under load it can come a tick later.
+    await waitFor(() => expect(document.title).toBe('Glacier walk'));
     // No session in a framed page: the video is asked for anonymously.
     expect(calls.map((c) => c.url.pathname)).toEqual(['/api/v1/videos/v1']);
   });
