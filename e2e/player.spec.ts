@@ -128,6 +128,8 @@ test('captions rise above the control bar while it shows and go back down when i
   // The shortcut, so that no control of the bar keeps the focus (which shows the bar).
   await page.keyboard.press('c');
   await page.mouse.move(0, 0);
+  // The track loads and its cue is laid out a moment after the shortcut.
+  await expect.poll(() => captionBox(page), { message: 'a cue on screen' }).not.toBeNull();
   /** The cue's bottom edge above the seek bar's top (> 0: clear of the bar), and the video's bottom below the cue's. */
   const gaps = async () => {
     const [cue, bar, frame] = await Promise.all([captionBox(page), seek.boundingBox(), video.boundingBox()]);
