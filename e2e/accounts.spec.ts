@@ -48,8 +48,10 @@ test('the session survives a refresh that gets no answer and tabs opening at onc
 
   // The start-up refresh dies unanswered (the page reloaded mid-request, the network dropped): the next load is still signed in.
   await page.route('**/api/v1/auths/refresh-token', (route) => route.abort('aborted'));
+  // The app's first calls wait for the refresh: once one is answered, the failure has been handled.
+  const started = page.waitForResponse('**/api/v1/config');
   await page.goto('/');
-  await page.waitForResponse('**/api/v1/config');
+  await started;
   await page.unrouteAll();
   await page.reload();
   await signedIn(page);

@@ -53,7 +53,7 @@ export class SessionsService {
     // nobody has used it; otherwise a copy of the token is in other hands.
     const rotatedAt = current.rotatedAt ?? new Date();
     const next = Date.now() - rotatedAt.getTime() <= LOST_ANSWER_GRACE_MS ? await this.sessions.findByHash(sha256(successor)) : undefined;
-    if (next && next.familyId === current.familyId && !next.rotatedAt && !next.revokedAt) {
+    if (next && !next.rotatedAt && !next.revokedAt) {
       return { accessToken: await this.accessToken(user, current.familyId), refreshToken: successor };
     }
     // Outside the transaction above, so the revocation stands.
