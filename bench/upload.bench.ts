@@ -5,8 +5,8 @@
  * node:http + multipart-parser server (bare-upload-server.ts: what this machine's Node and loopback
  * reach at all), and vs PeerTube's resumable upload (peertube-upload-server.ts: the @uploadx/core
  * handler with PeerTube's options) sent as PeerTube's web client sends it, in one run. Chunk
- * ingestion (every chunk but the last) and the last chunk (assembly + mp4 box check + ffprobe +
- * store + rows) are timed apart.
+ * ingestion (every chunk but the last) and the last chunk (the chunks linked as the original + mp4
+ * box check + ffprobe + rows) are timed apart.
  * Usage: npm run bench -- upload [--mb 500]
  */
 import { spawn } from 'node:child_process';
@@ -307,7 +307,7 @@ try {
     '| run | time | throughput | load after |',
     '|---|---|---|---|',
     `| Glimpse: ${total - 1} chunks (multipart part streamed into the storage's uploads/ prefix, one SQL statement each) | ${fmt(ingest)} s | ${mb(ingestRate)} | ${loadIngest} (before: ${loadBefore}) |`,
-    `| Glimpse: last chunk (join ${sizeMb} MB into the original's key once, box check, ffprobe, rows, job) | ${fmt(finish)} s | ${mb(source.length / finish)} of the whole file | ${loadFinish} |`,
+    `| Glimpse: last chunk (the ${total} chunks linked as the original, no byte copied; box check, ffprobe, rows, job) | ${fmt(finish)} s | ${mb(source.length / finish)} of the whole file | ${loadFinish} |`,
     `| Glimpse: whole upload, end to end | ${fmt(ingest + finish)} s | ${mb(e2eRate)} | ${loadFinish} |`,
     `| bare node:http + the same multipart parser, every part (the last too) streamed into a file (bench/bare-upload-server.ts): its end to end; best of one run before Glimpse's (${fmt(bareBefore)} s) and one after (${fmt(bareAfter)} s) | ${fmt(bareSeconds)} s | ${mb(bareRate)} | ${loadBareBefore} / ${loadBareAfter} |`,
     `| PeerTube's resumable upload (bench/peertube-upload-server.ts: @uploadx/core with PeerTube's options, without its auth, validators and post-upload controller), as its web client sends it: one PUT at a time, chunks of ${ptChunks} MiB; best of one run before Glimpse's (${fmt(peertubeBefore.seconds)} s) and one after (${fmt(peertubeAfter.seconds)} s) | ${fmt(peertube.seconds)} s | ${mb(peertubeRate)} | ${loadPeertubeBefore} / ${loadPeertubeAfter} |`,
@@ -315,8 +315,8 @@ try {
     `| raw write of the same bytes, fsync'd (the disk) | ${fmt(synced)} s | ${mb(syncedRate)} | - |`,
     '',
     `- chunk ingestion / the bare server = **${fmt(ingestBare)}** (goal >= ${GOAL_INGEST_BARE}: what Glimpse's auth, checks, SQL and storage cost per chunk)`,
-    `- whole upload / the bare server = **${fmt(e2eBare)}** (goal >= ${GOAL_E2E_BARE}; the bare server has no last-chunk work, so this is ingestion plus the join, probe and rows of the last chunk)`,
-    `- whole upload / PeerTube's resumable upload = **${fmt(vsPeertube)}** (goal >= ${GOAL_PEERTUBE}; Glimpse's spec client: 3 MB chunks, ${IN_FLIGHT} in flight, then the last chunk's join, probe and rows; PeerTube's: growing chunks one at a time, and none of its work after the last PUT, so its figure is a best case)`,
+    `- whole upload / the bare server = **${fmt(e2eBare)}** (goal >= ${GOAL_E2E_BARE}; the bare server has no last-chunk work, so this is ingestion plus the links, probe and rows of the last chunk)`,
+    `- whole upload / PeerTube's resumable upload = **${fmt(vsPeertube)}** (goal >= ${GOAL_PEERTUBE}; Glimpse's spec client: 3 MB chunks, ${IN_FLIGHT} in flight, then the last chunk's links, probe and rows; PeerTube's: growing chunks one at a time, and none of its work after the last PUT, so its figure is a best case)`,
     `- chunk ingestion / raw fsync'd disk write = **${fmt(ingestRatio)}** (ADR 018's goal >= ${GOAL})`,
     `- the bare server / raw fsync'd disk write = **${fmt(ratio(bareRate, syncedRate))}** (what HTTP over loopback, the parser and the file writes reach here with no application at all)`,
     `- chunk ingestion / raw page-cache write = **${fmt(ratio(ingestRate, rawRate))}** (memory bandwidth: no HTTP path comes near it)`,

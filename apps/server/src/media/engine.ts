@@ -2,6 +2,7 @@ import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { accessSync, constants, existsSync } from 'node:fs';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { getPriority, setPriority } from 'node:os';
 import path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
@@ -25,6 +26,8 @@ export interface RunOptions {
   timeoutSeconds?: number;
   /** Bytes for the engine's standard input (a live's FLV, read as `pipe:0`). */
   input?: Readable;
+  /** Run at a lower CPU priority (niceness +10): work started ahead of need yields to requests under way. */
+  background?: boolean;
 }
 
 export interface EngineStatus {
@@ -60,6 +63,9 @@ export interface PreparedEngine {
   cancel(): void;
 }
 
+/** How much nicer than this process a child in the background runs (see RunOptions.background). */
+export const BACKGROUND_NICENESS = 10;
+
 interface Spawned {
   bin: string;
   args: string[];
@@ -78,6 +84,13 @@ function supervise(p: Spawned, opts: RunOptions = {}): Promise<string> {
   return new Promise((resolve, reject) => {
     if (opts.signal?.aborted) return reject(new MediaStoppedError('cancelled'));
     const child = spawn(p.bin, p.args, { cwd: p.cwd, stdio: [p.stdin || opts.input ? 'pipe' : 'ignore', 'pipe', 'pipe'] }) as ChildProcessByStdio<Writable | null, Readable, Readable>;
+    if (opts.background && child.pid) {
+      try {
+        setPriority(child.pid, Math.min(19, getPriority() + BACKGROUND_NICENESS));
+      } catch {
+        // A platform without priorities: the child runs as any other.
+      }
+    }
     if (opts.input && child.stdin) {
       // The engine stopping early (EPIPE) is reported by its exit, not by the pipe.
       child.stdin.on('error', () => undefined);
@@ -246,9 +259,10 @@ export class BundledEngine implements MediaEngine {
   }
 
   async probe(file: string | Promise<string>, signal?: AbortSignal): Promise<RawProbe> {
-    // The runner's start (Node and FFmpeg's libraries: a fraction of a second) overlaps the file's writing.
+    // The runner's start (Node and FFmpeg's libraries: a fraction of a second) overlaps the file's
+    // writing; started ahead, it yields the CPU to the upload's chunks meanwhile (ADR 025).
     const req = typeof file === 'string' ? { file } : file.then((f) => ({ file: f }));
-    return (await this.call('probe', req, { signal, timeoutSeconds: 120 })).probe as RawProbe;
+    return (await this.call('probe', req, { signal, timeoutSeconds: 120, background: typeof file !== 'string' })).probe as RawProbe;
   }
 
   async run(job: MediaJob, opts?: RunOptions): Promise<{ outSeconds: number }> {

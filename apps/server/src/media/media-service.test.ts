@@ -2,9 +2,11 @@ import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../config.ts';
 import { makeClip, TEST_ENV } from '../../test/harness.ts';
+import { BACKGROUND_NICENESS } from './engine.ts';
 import { MediaService, PROBE_AHEAD_EVERY_MS, PROBE_READY_MS, PROBES_AHEAD } from './media-service.ts';
 
 let dir: string;
@@ -29,6 +31,23 @@ describe('probes started ahead of their file (the last chunk of an upload)', () 
     expect(probes).toHaveBeenCalledTimes(2);
     // The engine's own limit still applies to a file given later.
     await expect(media.probeAhead().inspect(clip, 0.5)).rejects.toThrow(/long/);
+  });
+
+  it('waits at a lower CPU priority than the server, so that its start yields to the chunks under way', async () => {
+    const media = new MediaService(loadConfig({ ...TEST_ENV, DATA_DIR: dir }).media);
+    const ahead = media.probeAhead();
+    try {
+      // The child's niceness, read by ps once it is spawned (after the runner is ready).
+      const niceness = async () => {
+        const { stdout } = await promisify(execFile)('ps', ['-o', 'ni=,args=', '--ppid', String(process.pid)]).catch(() => ({ stdout: '' }));
+        const line = stdout.split('\n').find((l) => l.includes('av-runner'));
+        return line === undefined ? undefined : Number(line.trim().split(/\s+/)[0]);
+      };
+      await expect.poll(niceness, { timeout: 20_000 }).toBe(Math.min(19, os.getPriority() + BACKGROUND_NICENESS));
+      expect(await ahead.inspect(clip, 60)).toMatchObject({ width: 160 });
+    } finally {
+      ahead.cancel();
+    }
   });
 
   it(`keeps at most ${PROBES_AHEAD} waiting; the others start with their file, and a cancelled one frees its place`, async () => {

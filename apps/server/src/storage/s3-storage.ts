@@ -19,6 +19,7 @@ import {
 } from '@aws-sdk/client-s3';
 import type { Config } from '../config.ts';
 import { contentTypeOf } from './content-types.ts';
+import { PartedFile } from './parted-file.ts';
 import { assertSafeKey, type JoinedFile, type ReadRequest, type Storage, type StoredAnswer } from './storage.ts';
 
 type S3Config = NonNullable<Config['s3']>;
@@ -151,7 +152,8 @@ export class S3Storage implements Storage {
       await rm(scratch, { force: true });
       throw err;
     }
-    return { file: scratch, bytes, release: () => rm(scratch, { force: true }) };
+    const copy = new PartedFile([{ file: scratch, size: bytes }], new Date(), JOIN_PART_BYTES);
+    return { source: scratch, bytes, read: (offset, length) => copy.read(offset, length), release: () => rm(scratch, { force: true }) };
   }
 
   async getStream(key: string): Promise<Readable> {

@@ -32,11 +32,11 @@ export interface Storage {
   /** Bytes stored under a key: the file it names, or every object of the folder it names (0 when none). */
   bytesUnder(prefix: string): Promise<number>;
   /**
-   * Joins the objects `parts`, in order, into the new object `key` (the parts stay) and gives back a
-   * local file with the same bytes for the checks that need one (the probe, the box check): the local
-   * driver writes the stored file once and hands out its own path; S3 uploads the object in parts
-   * while it writes the copy into `scratch`. `release()` removes only that scratch copy. A failed
-   * join leaves neither `key` nor the copy behind.
+   * Joins the objects `parts`, in order, into the new object `key` (the parts stay) and gives back
+   * what the checks need (the probe's input, reads for the box check): the local driver links the
+   * parts into the key without copying a byte (ADR 025, eighth round) and reads them where they
+   * are; S3 uploads the object in parts while it writes a copy into `scratch`. `release()` removes
+   * only that scratch copy. A failed join leaves neither `key` nor the copy behind.
    */
   join(key: string, parts: string[], scratch: string): Promise<JoinedFile>;
   /** Renames a key (same storage); the old key is gone afterwards. */
@@ -47,10 +47,13 @@ export interface Storage {
   url(key: string): string;
 }
 
-/** The local file a join gives back (see Storage.join). */
+/** The joined bytes as the checks read them (see Storage.join). */
 export interface JoinedFile {
-  file: string;
+  /** What the media engine opens: a local file, or the parts as one input. */
+  source: string;
   bytes: number;
+  /** Up to `length` bytes from `offset`. */
+  read(offset: number, length: number): Promise<Buffer>;
   release(): Promise<void>;
 }
 

@@ -7,7 +7,7 @@ import { MEDIA_NOT_FOUND } from './media-links.ts';
 
 /**
  * Answers with a stored file and the given headers. Behind nginx (MEDIA_ACCEL_REDIRECT, local
- * disk) the file is handed to nginx, which sends it with sendfile; otherwise the storage driver
+ * disk) a file is handed to nginx, which sends it with sendfile; otherwise the storage driver
  * answers (byte ranges, HEAD, ETag) and the bytes stream through this process.
  */
 export async function sendStored(
@@ -16,9 +16,12 @@ export async function sendStored(
   reply: FastifyReply,
   key: string,
   headers: Record<string, string>,
+  opts: { original?: boolean } = {},
 ): Promise<FastifyReply> {
   const accel = ctx.config.mediaAccelRedirect;
-  if (accel && ctx.storage instanceof LocalStorage) {
+  // An original may be kept as its chunks (ADR 025): no single file for nginx to send. Asked of
+  // originals only, so other media pay no extra look.
+  if (accel && ctx.storage instanceof LocalStorage && !(opts.original && (await ctx.storage.parted(key)))) {
     return reply
       .headers(headers)
       .header('content-type', contentTypeOf(key))

@@ -108,7 +108,7 @@ export function transcodeHandler(ctx: AppContext): JobHandler<TranscodePayload> 
       try {
         let source: string;
         if (ctx.storage instanceof LocalStorage) {
-          source = ctx.storage.pathOf(video.sourceKey);
+          source = await ctx.storage.engineInput(video.sourceKey);
         } else {
           source = path.join(work, 'source');
           await pipeline(await ctx.storage.getStream(video.sourceKey), createWriteStream(source));

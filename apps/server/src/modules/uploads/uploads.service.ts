@@ -1,4 +1,4 @@
-import { mkdir, open, stat } from 'node:fs/promises';
+import { mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { z } from 'zod';
@@ -230,8 +230,8 @@ export class UploadsService {
 
   /**
    * Joins the session's chunks in file order into the original's key (ADR 025: the local driver
-   * writes the stored file once and the checks read it there; S3 uploads the object while it writes
-   * the checks' copy), then probes it. A file that cannot become a video is a 400 (saying why) after
+   * links them, copying nothing, and the checks read them there; S3 uploads the object while it
+   * writes the checks' copy), then probes it. A file that cannot become a video is a 400 (saying why) after
    * removing the whole session; the caller removes the original whatever stops the upload.
    */
   private async joinAndProbe(userId: string, q: UploadQuery, sourceKey: string, probe: ProbeAhead): Promise<{ probed: ProbeResult; sourceBytes: number }> {
@@ -246,7 +246,7 @@ export class UploadsService {
     );
     // The probe's child process (started with the request) reads the file once it is whole; a failed join stops it.
     const probing = probe.inspect(
-      joining.then((j) => j.file),
+      joining.then((j) => j.source),
       maxVideoMinutes * 60,
     );
     probing.catch(() => {});
@@ -255,7 +255,10 @@ export class UploadsService {
       // The admin's limit (instance settings; MAX_VIDEO_MINUTES until they change it).
       const probed = await probing;
       // The demuxer accepts a cut-off mp4 whose index comes first; its boxes tell.
-      if (isMp4Family(probed)) await this.checkBoxes(joined.file, joined.bytes);
+      if (isMp4Family(probed)) {
+        const boxes = await checkTopLevelBoxes((offset, length) => joined.read(offset, length), joined.bytes);
+        if (!boxes.ok) throw new ProbeError(NOT_A_VIDEO);
+      }
       return { probed, sourceBytes: joined.bytes };
     } catch (err) {
       if (err instanceof ProbeError) {
@@ -265,20 +268,6 @@ export class UploadsService {
       throw err;
     } finally {
       await joined.release();
-    }
-  }
-
-  private async checkBoxes(file: string, size: number): Promise<void> {
-    const fh = await open(file, 'r');
-    try {
-      const boxes = await checkTopLevelBoxes(async (offset, length) => {
-        const buf = Buffer.alloc(length);
-        const { bytesRead } = await fh.read(buf, 0, length, offset);
-        return buf.subarray(0, bytesRead);
-      }, size);
-      if (!boxes.ok) throw new ProbeError(NOT_A_VIDEO);
-    } finally {
-      await fh.close();
     }
   }
 

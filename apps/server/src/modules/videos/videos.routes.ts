@@ -106,7 +106,7 @@ export const videosRoutes: FastifyPluginAsyncZod<ModuleOptions> = async (app, { 
     return sendStored(ctx, request, reply, original.key, {
       'cache-control': PRIVATE_CACHE,
       'content-disposition': contentDisposition(original.filename),
-    });
+    }, { original: true });
   });
 
   app.delete('/videos/:id', { schema: { tags, params: videoIdParam, security: [{ bearer: [] }] } }, async (request, reply) => {
