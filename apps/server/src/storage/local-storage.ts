@@ -118,10 +118,10 @@ export class LocalStorage implements Storage {
    * The original as its chunks, hard-linked in order into a folder at its key (ADR 025, eighth
    * round): no byte is copied, and every reader here (streams, byte ranges, the media engine through
    * FFmpeg's concat protocol) reads the parts as one file. The chunks' own names stay until the
-   * upload's prefix is deleted, as a copy's sources would. Where links cannot be made (another file
-   * system, a single chunk, too many chunks, a `|` in the path, which the concat protocol splits on), the chunks
-   * are copied into one file by the kernel (copy_file_range, through coreutils `cat`: Node has no
-   * call for it), or by Node's streams where there is no `cat`.
+   * upload's prefix is deleted, as a copy's sources would. Where links are not made (another file
+   * system, a single chunk, too many chunks, a `|` in the path, which the concat protocol splits
+   * on), the kernel copies the chunks into one file (copy_file_range, through coreutils `cat`: Node
+   * has no call for it), or Node's streams do where there is no `cat`.
    */
   async join(key: string, parts: string[]): Promise<JoinedFile> {
     const dest = this.pathOf(key);
