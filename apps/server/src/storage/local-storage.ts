@@ -148,8 +148,8 @@ export class LocalStorage implements Storage {
     } catch (err) {
       await rm(dest, { recursive: true, force: true });
       const code = (err as NodeJS.ErrnoException).code;
-      if (code !== 'EXDEV' && code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EMLINK') throw err;
-      if (code !== 'EMLINK') this.link = false;
+      if (code !== 'EXDEV' && code !== 'EPERM' && code !== 'ENOTSUP') throw err;
+      this.link = false;
       return false;
     }
   }
