@@ -6,8 +6,6 @@ import { APP_AFTER_VIDEO_SCRIPT } from '@glimpse/contract/first-paint';
 import { THEME_BOOT_SCRIPT } from '@glimpse/contract/theme-boot';
 import Fastify, { type FastifyInstance, type FastifySchema, type FastifyServerOptions } from 'fastify';
 import cookie from '@fastify/cookie';
-import helmet from '@fastify/helmet';
-import type { HelmetOptions } from 'helmet';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
@@ -24,6 +22,7 @@ import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import { errorBody, installErrorHandlers, routerErrorHandler } from './http/errors.ts';
 import { installInputGuard } from './http/input-guard.ts';
+import { installSecurityHeaders, SecurityHeaders } from './http/security-headers.ts';
 import { viewerPlugin } from './identity/viewer.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
@@ -79,34 +78,39 @@ export interface BuildOptions {
 
 const scriptHash = (script: string) => `'sha256-${createHash('sha256').update(script).digest('base64')}'`;
 
-/** helmet's options: for every answer, those of the router's refusals included (see routerErrorHandler). */
-function securityHeadersFor(config: Config, remoteMedia: () => string[]) {
+/** The security headers of every answer, those of the router's refusals included (see routerErrorHandler). */
+function securityHeadersFor(config: Config, remoteMedia: () => readonly string[]) {
   const s3 = config.s3?.publicUrl ? [config.s3.publicUrl] : [];
   // Remote videos play from their origin (ARCHITECTURE §14): the origins of the followed channels' media.
-  const remote = () => remoteMedia().join(' ') || "'self'";
-  return {
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        imgSrc: ["'self'", 'data:', 'blob:', ...s3, remote],
-        mediaSrc: ["'self'", 'blob:', ...s3, remote],
-        connectSrc: ["'self'", ...s3, remote],
-        workerSrc: ["'self'", 'blob:'],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        // The inline scripts, each allowed by its hash: the theme before first paint (index.html) and
-        // the watch shell's loader of the app's scripts.
-        scriptSrc: ["'self'", scriptHash(THEME_BOOT_SCRIPT), scriptHash(APP_AFTER_VIDEO_SCRIPT)],
-        upgradeInsecureRequests: null,
+  return new SecurityHeaders((origins: readonly string[]) => {
+    const remote = origins.join(' ') || "'self'";
+    return {
+      contentSecurityPolicy: {
+        directives: {
+          defaultSrc: ["'self'"],
+          imgSrc: ["'self'", 'data:', 'blob:', ...s3, remote],
+          mediaSrc: ["'self'", 'blob:', ...s3, remote],
+          connectSrc: ["'self'", ...s3, remote],
+          workerSrc: ["'self'", 'blob:'],
+          styleSrc: ["'self'", "'unsafe-inline'"],
+          // The inline scripts, each allowed by its hash: the theme before first paint (index.html) and
+          // the watch shell's loader of the app's scripts.
+          scriptSrc: ["'self'", scriptHash(THEME_BOOT_SCRIPT), scriptHash(APP_AFTER_VIDEO_SCRIPT)],
+          upgradeInsecureRequests: null,
+        },
       },
-    },
-    crossOriginEmbedderPolicy: false,
-  } satisfies HelmetOptions;
+      crossOriginEmbedderPolicy: false,
+    };
+  }, remoteMedia);
 }
+
+/** Federation off: no remote origins (one list, so the headers are made once). */
+const NO_ORIGINS: readonly string[] = [];
 
 /** external plugins -> app plugins -> modules */
 export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promise<FastifyInstance> {
   const remoteOrigins = remoteMediaOrigins(ctx.db);
-  const securityHeaders = securityHeadersFor(ctx.config, () => (ctx.config.federation.enabled ? remoteOrigins.list() : []));
+  const securityHeaders = securityHeadersFor(ctx.config, () => (ctx.config.federation.enabled ? remoteOrigins.list() : NO_ORIGINS));
   const app = Fastify({
     logger: opts.logger ?? false,
     frameworkErrors: routerErrorHandler(securityHeaders),
@@ -133,7 +137,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     for (const method of [route.method].flat()) if (method !== 'HEAD') routeTable.push({ method, url: route.url, schema: route.schema });
   });
 
-  await app.register(helmet, securityHeaders);
+  installSecurityHeaders(app, securityHeaders);
   await app.register(cookie);
   await app.register(multipart, { limits: { files: 4, fields: 50 } });
   const { rateLimitStore } = ctx.config;

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import helmet, { type HelmetOptions } from 'helmet';
+import type { HeaderSource } from './security-headers.ts';
 import { isDatabaseUnavailable } from '../db/errors.ts';
 import { messages } from '@glimpse/contract';
 import { ApiError, LoginRequired } from '../lib/errors.ts';
@@ -73,14 +73,12 @@ const ROUTER_MESSAGES: Record<string, { status: number; message: string }> = {
  * over-long path parameter) skips every hook, so the envelope, the security headers and the log
  * line are added here.
  */
-export function routerErrorHandler(securityHeaders: HelmetOptions) {
-  const setSecurityHeaders = helmet(securityHeaders);
+export function routerErrorHandler(securityHeaders: HeaderSource) {
   return (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const { status, message } = ROUTER_MESSAGES[error.code] ?? { status: 400, message: 'Bad request' };
     request.log.info({ code: error.code, statusCode: status }, message);
-    setSecurityHeaders(request.raw, reply.raw, () => {
-      void reply.code(status).send(body(status, message));
-    });
+    securityHeaders.apply(reply.raw);
+    void reply.code(status).send(body(status, message));
   };
 }
 

@@ -7,9 +7,11 @@ import { refuseControlCharacters } from '../lib/validate.ts';
  * (lib/multipart.ts).
  */
 export function installInputGuard(app: FastifyInstance): void {
-  app.addHook('preValidation', async (request) => {
+  // A callback hook, not an async one: no promise per request (Fastify answers what it throws).
+  app.addHook('preValidation', (request, _reply, done) => {
     refuseControlCharacters('params', request.params);
     refuseControlCharacters('querystring', request.query);
     refuseControlCharacters('body', request.body);
+    done();
   });
 }

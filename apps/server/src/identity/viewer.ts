@@ -62,9 +62,7 @@ export const viewerPlugin = fp<{ tokens: AccessTokens; db: Db }>(async (app, { t
     this.uncheckedSubject = null;
     await readAccount(this, subject);
   });
-  app.addHook('onRequest', async (request) => {
-    const header = request.headers.authorization;
-    if (!header) return;
+  const identify = async (request: FastifyRequest, header: string) => {
     const token = /^Bearer\s+(.+)$/i.exec(header)?.[1]?.trim();
     const result = token ? await tokens.verify(token) : ({ ok: false, reason: 'invalid' } as const);
     if (!result.ok) {
@@ -73,6 +71,11 @@ export const viewerPlugin = fp<{ tokens: AccessTokens; db: Db }>(async (app, { t
     }
     if (request.routeOptions.config.deferAccountCheck) request.uncheckedSubject = result.subject;
     else await readAccount(request, result.subject);
+  };
+  // A visitor's request (no header) passes without a promise; a token is checked asynchronously.
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (!request.headers.authorization) return done();
+    identify(request, request.headers.authorization).then(() => done(), done);
   });
 });
 

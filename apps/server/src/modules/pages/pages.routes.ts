@@ -3,22 +3,18 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import type { FastifyHelmetOptions } from '@fastify/helmet';
 import type { AppContext } from '../../context.ts';
 import { errorBody } from '../../http/errors.ts';
+import type { SecurityHeaders } from '../../http/security-headers.ts';
 import { HlsStart } from '../media-access/hls-start.ts';
 import { BuildAssets, firstPaint } from './first-paint.ts';
 import { HeadTemplate } from './html-head.ts';
 import { hasPageMeta, PagesService } from './pages.service.ts';
 
-type HelmetConfig = Omit<FastifyHelmetOptions, 'global' | 'enableCSPNonces'> & {
-  contentSecurityPolicy: { directives: Record<string, unknown> };
-};
-
 export interface PagesOptions {
   ctx: AppContext;
-  /** The app's helmet options: the embed keeps its policy and only opens frame-ancestors. */
-  securityHeaders: HelmetConfig;
+  /** The app's security headers: the embed keeps its policy and only opens frame-ancestors. */
+  securityHeaders: SecurityHeaders<readonly string[]>;
 }
 
 /**
@@ -35,12 +31,12 @@ export function webPages({ ctx, securityHeaders }: PagesOptions) {
   const hlsStart = new HlsStart(ctx);
 
   const routes: FastifyPluginAsync = async (app) => {
-    const embedHeaders = {
-      ...securityHeaders,
-      contentSecurityPolicy: { directives: { ...securityHeaders.contentSecurityPolicy.directives, frameAncestors: ['*'] } },
+    const embedHeaders = securityHeaders.with((policy) => ({
+      ...policy,
+      contentSecurityPolicy: { directives: { ...policy.contentSecurityPolicy.directives, frameAncestors: ['*'] } },
       frameguard: false,
-    } as FastifyHelmetOptions;
-    app.get('/embed/:videoId', { helmet: embedHeaders }, async (request, reply) => {
+    }));
+    app.get('/embed/:videoId', { config: { securityHeaders: embedHeaders } }, async (request, reply) => {
       if (!hasEmbed) return reply.code(404).send(errorBody(404, `Route GET ${request.url.split('?')[0]} not found`));
       return reply.type('text/html').sendFile('embed.html', webDist, { maxAge: 0 });
     });

@@ -1,0 +1,74 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FastifyInstance } from 'fastify';
+import helmet, { type HelmetOptions } from 'helmet';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route's own headers instead of the app's (the embed page opens frame-ancestors). */
+    securityHeaders?: HeaderSource;
+  }
+}
+
+/** Something that puts the security headers on an answer. */
+export interface HeaderSource {
+  apply(res: ServerResponse): void;
+}
+
+type CspDirectives = NonNullable<Exclude<HelmetOptions['contentSecurityPolicy'], boolean | undefined>['directives']>;
+/** The helmet options Glimpse sets, the CSP's directives spelled out so a route's policy can change one. */
+export interface SecurityPolicy {
+  contentSecurityPolicy: { directives: CspDirectives };
+  crossOriginEmbedderPolicy?: boolean;
+  frameguard?: boolean;
+}
+
+type Recorded = { set: [name: string, value: string][]; removed: string[] };
+
+/** What helmet's middleware does to a response, written down once so it can be replayed. */
+function record(options: HelmetOptions): Recorded {
+  const made: Recorded = { set: [], removed: [] };
+  const res = {
+    setHeader: (name: string, value: string | number | readonly string[]) => made.set.push([name, String(value)]),
+    removeHeader: (name: string) => made.removed.push(name),
+  };
+  helmet(options)({} as IncomingMessage, res as unknown as ServerResponse, (err?: unknown) => {
+    if (err) throw err;
+  });
+  return made;
+}
+
+/**
+ * Helmet's headers for a policy, made once instead of per request (@fastify/helmet built helmet's
+ * middleware again for every request: about 3 % of a feed request's CPU, ADR 025). `state` is the
+ * part of the policy that changes while the server runs (the remote media origins, a list replaced
+ * when it is re-read): the headers are made again only when it is a different value.
+ */
+export class SecurityHeaders<S> implements HeaderSource {
+  private made: { state: S; headers: Recorded } | undefined;
+
+  constructor(
+    private readonly options: (state: S) => SecurityPolicy,
+    private readonly state: () => S,
+  ) {}
+
+  /** The same policy with some options changed (a route's own). */
+  with(change: (options: SecurityPolicy) => SecurityPolicy): SecurityHeaders<S> {
+    return new SecurityHeaders((state) => change(this.options(state)), this.state);
+  }
+
+  apply(res: ServerResponse): void {
+    const state = this.state();
+    if (!this.made || this.made.state !== state) this.made = { state, headers: record(this.options(state)) };
+    const { set, removed } = this.made.headers;
+    for (const name of removed) res.removeHeader(name);
+    for (const [name, value] of set) res.setHeader(name, value);
+  }
+}
+
+/** Every answer gets the app's headers, or its route's own (`config.securityHeaders`). */
+export function installSecurityHeaders(app: FastifyInstance, headers: HeaderSource): void {
+  app.addHook('onRequest', (request, reply, done) => {
+    (request.routeOptions.config.securityHeaders ?? headers).apply(reply.raw);
+    done();
+  });
+}
