@@ -1,8 +1,8 @@
 /**
  * API: home feed, search, watch-page GET and a comment page, served by Glimpse (Fastify, one
  * process) and by a bare node:http + pg server running the same repository SQL (bare-server.ts),
- * at 32 and 128 connections (wrk, loopback), in one run. Also page 1,000 of the home feed by
- * keyset cursor vs page 1.
+ * at 32 and 128 connections (wrk, loopback, alternating pairs of runs), in one run. Also page
+ * 1,000 of the home feed by keyset cursor vs page 1.
  * Usage: npm run bench -- api [--videos 100000] [--seconds 10] [--reseed]
  *   The catalogue is (re)seeded into BENCH_DATABASE_URL unless it already holds --videos videos.
  */
@@ -12,7 +12,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { seedCatalogue } from './seed-catalogue.ts';
-import { benchDatabaseUrl, ensureDatabase, fmt, freePort, loadNow, ratio, report, startGlimpse, stop, waitFor, wrk, type Figure, type LoadResult } from './lib.ts';
+import { benchDatabaseUrl, ensureDatabase, fmt, freePort, loadNow, processCpuSeconds, ratio, report, startGlimpse, stop, waitFor, wrk, type Figure, type LoadResult } from './lib.ts';
 
 const { values } = parseArgs({
   options: { videos: { type: 'string', default: '100000' }, seconds: { type: 'string', default: '10' }, reseed: { type: 'boolean', default: false } },
@@ -47,6 +47,36 @@ async function prepare(): Promise<{ videoId: string; commentVideoId: string }> {
   } finally {
     await client.end();
   }
+}
+
+/** Alternating Glimpse/bare runs per route, each half of --seconds (the load on a shared machine drifts). */
+const PAIRS = 3;
+const runSeconds = Math.max(2, Math.round(seconds / 2));
+
+type Measured = LoadResult & { requests: number; cpuSeconds: number };
+
+/** One wrk run, with what it cost the server process. */
+function measure(pid: number, label: string, opts: Parameters<typeof wrk>[1]): Measured {
+  const cpu0 = processCpuSeconds(pid);
+  const result = wrk(label, opts);
+  return { ...result, requests: result.requestsPerSec * opts.seconds, cpuSeconds: processCpuSeconds(pid) - cpu0 };
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+/** A server's runs of one route as one: requests over time, CPU over requests, the median latencies. */
+function combined(runs: Measured[]) {
+  const requests = runs.reduce((a, x) => a + x.requests, 0);
+  return {
+    label: runs[0]!.label,
+    requestsPerSec: requests / (runs.length * runSeconds),
+    pairs: runs.map((x) => x.requestsPerSec),
+    cpuMsPerRequest: (1000 * runs.reduce((a, x) => a + x.cpuSeconds, 0)) / requests,
+    p50: median(runs.map((x) => x.p50)),
+    p99: median(runs.map((x) => x.p99)),
+    errors: runs.reduce((a, x) => a + x.errors, 0),
+    non2xx: runs.reduce((a, x) => a + x.non2xx, 0),
+  };
 }
 
 interface Route {
@@ -131,19 +161,30 @@ try {
   for (const connections of [32, 128]) {
     for (const r of all) {
       const requests = r.paths.map((p) => ({ path: p }));
-      // Warm both (JIT, pg plans, shared buffers), then measure them back to back.
+      // Warm both (JIT, pg plans, shared buffers), then measure them in alternating pairs, so a
+      // change in what else the shared machine does falls on both alike.
       wrk('warm', { url: `http://127.0.0.1:${GLIMPSE}`, connections, seconds: 2, requests });
       wrk('warm', { url: `http://127.0.0.1:${BARE}`, connections, seconds: 2, requests });
-      const ours: LoadResult = wrk(`glimpse ${r.name}`, { url: `http://127.0.0.1:${GLIMPSE}`, connections, seconds, requests });
-      const limit: LoadResult = wrk(`bare ${r.name}`, { url: `http://127.0.0.1:${BARE}`, connections, seconds, requests });
+      const runs: { ours: Measured; limit: Measured }[] = [];
+      for (let pair = 0; pair < PAIRS; pair++) {
+        runs.push({
+          ours: measure(glimpse.pid!, `glimpse ${r.name}`, { url: `http://127.0.0.1:${GLIMPSE}`, connections, seconds: runSeconds, requests }),
+          limit: measure(bare.pid!, `bare ${r.name}`, { url: `http://127.0.0.1:${BARE}`, connections, seconds: runSeconds, requests }),
+        });
+      }
+      const ours = combined(runs.map((x) => x.ours));
+      const limit = combined(runs.map((x) => x.limit));
       const q = ratio(ours.requestsPerSec, limit.requestsPerSec);
       measured.push({ connections, q, p99: ours.p99 });
       const loadAfter = loadNow();
       for (const x of [ours, limit]) {
-        rows.push(`| ${x.label} | ${connections} | ${fmt(x.requestsPerSec, 0)} | ${fmt(x.p50)} | ${fmt(x.p99)} | ${x.errors + x.non2xx} | ${loadAfter} |`);
+        rows.push(
+          `| ${x.label} | ${connections} | ${fmt(x.requestsPerSec, 0)} | ${x.pairs.map((v) => fmt(v, 0)).join(' / ')} | ${fmt(x.cpuMsPerRequest, 3)} | ${fmt(x.p50)} | ${fmt(x.p99)} | ${x.errors + x.non2xx} | ${loadAfter} |`,
+        );
       }
+      const pairRatios = runs.map((x) => fmt(ratio(x.ours.requestsPerSec, x.limit.requestsPerSec))).join(' / ');
       summary.push(
-        `| ${r.name} | ${connections} | **${fmt(q)}** ${q >= GOAL_RATIO ? 'ok' : 'short'} | ${fmt(ours.p99)} ms${connections === 32 ? (ours.p99 <= GOAL_P99_MS ? ' ok' : ' short') : ''} |`,
+        `| ${r.name} | ${connections} | **${fmt(q)}** ${q >= GOAL_RATIO ? 'ok' : 'short'} | ${pairRatios} | ${fmt(ratio(ours.cpuMsPerRequest, limit.cpuMsPerRequest))} | ${fmt(ours.p99)} ms${connections === 32 ? (ours.p99 <= GOAL_P99_MS ? ' ok' : ' short') : ''} |`,
       );
       console.log(summary.at(-1));
     }
@@ -167,21 +208,22 @@ try {
   );
   report('api', `npm run bench -- api --videos ${videoCount} --seconds ${seconds}`, [
     `Catalogue: ${videoCount} videos, ${videoCount / 10} channels, ${videoCount * 10} likes, ${videoCount * 10} comments (bench/seed-catalogue.ts) on PostgreSQL at ${url.replace(/\/\/[^@]*@/, '//')}.`,
-    `wrk (1 thread), ${seconds} s per run after a 2 s warm-up, loopback; both servers one Node process with a 10-connection pg pool.`,
+    `wrk (1 thread), loopback, a 2 s warm-up of each server, then ${PAIRS} alternating pairs of ${runSeconds} s runs (Glimpse, then bare) per route; both servers one Node process with a 10-connection pg pool.`,
+    `A route's req/s is its requests over all ${PAIRS} runs; its p50 and p99 are the median of the runs'. CPU ms per request: the server process's own user + system time (/proc) over its requests (the database and wrk not counted).`,
     `Glimpse: \`tsx apps/server/src/main.ts serve\` (NODE_ENV=production, LOG_LEVEL=error, WORKER_ENABLED=false, RATE_LIMITS_ENABLED=false).`,
     `Limit: bench/bare-server.ts, node:http running the same repository functions (same SQL) over pg, no framework.`,
     `Search rotates over: ${WORDS.map((w) => `"${w}"`).join(', ')}.`,
     '',
     '## Ratio Glimpse / bare (requests/s) and Glimpse p99',
     '',
-    `| route | connections | ratio (goal >= ${GOAL_RATIO}) | Glimpse p99 (goal <= ${GOAL_P99_MS} ms at 32) |`,
-    '|---|---|---|---|',
+    `| route | connections | ratio (goal >= ${GOAL_RATIO}) | ratio of each pair | CPU per request, Glimpse / bare | Glimpse p99 (goal <= ${GOAL_P99_MS} ms at 32) |`,
+    '|---|---|---|---|---|---|',
     ...summary,
     '',
     '## Runs',
     '',
-    '| run | connections | req/s | p50 ms | p99 ms | errors+non2xx | load average after the pair |',
-    '|---|---|---|---|---|---|---|',
+    `| runs | connections | req/s | req/s of each run | CPU ms per request | p50 ms | p99 ms | errors+non2xx | load average after the ${PAIRS} pairs |`,
+    '|---|---|---|---|---|---|---|---|---|',
     ...rows,
     '',
     '## Deep pagination (home feed, 10 per page, median of sequential requests)',

@@ -110,6 +110,12 @@ export function cpuSeconds(): number {
   return fields.slice(11, 15).reduce((a, b) => a + Number(b), 0) / 100;
 }
 
+/** CPU seconds (user + system) another process has used so far, its children not counted. */
+export function processCpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 /** A port nobody listens on now (other benchmarks and helpers may run on this machine). */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

@@ -21,7 +21,7 @@ import { users } from '../apps/server/src/db/schema.ts';
 import { newId } from '../apps/server/src/lib/ids.ts';
 import { LivesService } from '../apps/server/src/modules/lives/lives.service.ts';
 import { documentedGlimpseEnv, startNginx } from '../apps/server/test/nginx.ts';
-import { engineVersion, fmt, load, mb, media, report, startGlimpse, stop, waitFor, type Figure } from './lib.ts';
+import { engineVersion, fmt, load, mb, media, processCpuSeconds, report, startGlimpse, stop, waitFor, type Figure } from './lib.ts';
 import { readClock } from './live-clock.ts';
 
 const { values } = parseArgs({ options: { seconds: { type: 'string', default: '10' }, 'latency-seconds': { type: 'string', default: '20' } } });
@@ -42,7 +42,6 @@ const NGINX_TLS_PORT = 3223;
 const RTMP_PORT = 3224;
 /** Warm-up before measuring, then the CPU window, then the load window, then slack. */
 const streamSeconds = 8 + seconds * 2 + 10;
-const CLOCK_TICKS = 100;
 
 /** An OBS-like 1080p30 stream (x264 6 Mbit/s, a keyframe every 2 s, AAC 160 kbit/s), encoded ahead so pushing it costs nothing; and a key for it and for a live of each latency mode. */
 async function prepare(): Promise<{ key: string; clockKeys: Record<Mode, string> }> {
@@ -71,12 +70,6 @@ async function prepare(): Promise<{ key: string; clockKeys: Record<Mode, string>
   } finally {
     await ctx.database.close();
   }
-}
-
-/** CPU seconds a process has used so far (user + system), from /proc. */
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
 }
 
 /** The live's engine: the server's child process running the media runner. */
@@ -210,10 +203,10 @@ try {
 
   const pid = enginePid(server.pid!);
   if (!pid) throw new Error('no engine process found for the live');
-  const cpu0 = cpuSeconds(pid);
+  const cpu0 = processCpuSeconds(pid);
   const t0 = Date.now();
   await new Promise((r) => setTimeout(r, seconds * 1000));
-  const cores = (cpuSeconds(pid) - cpu0) / ((Date.now() - t0) / 1000);
+  const cores = (processCpuSeconds(pid) - cpu0) / ((Date.now() - t0) / 1000);
 
   // What viewers ask for: the master playlist, each rung's playlist, and the segments they name.
   const sessionBase = hlsUrl.replace(/master\.m3u8$/, '');
