@@ -20,6 +20,8 @@ import type { HeartbeatWriter } from './heartbeat-writer.ts';
 
 const RANGE_DAYS: Record<Exclude<AnalyticsRange, 'lifetime'>, number> = { '7d': 7, '28d': 28, '90d': 90, '365d': 365 };
 const TOP_VIDEOS = 10;
+/** Viewers whose heartbeat keys are kept for the day (about the viewers of 2,000 heartbeats/s). */
+const KEYS_KEPT = 10_000;
 export const UNKNOWN_TIME_ZONE = 'Unknown time zone';
 
 /** Retention bucket width: 1 s up to 100 s, else a hundredth of the video (the rollup's SQL uses the same rule). */
@@ -59,7 +61,8 @@ const toDay = (r: DayRow): AnalyticsDay => ({
 export class AnalyticsService {
   private readonly analytics: AnalyticsRepository;
   private readonly videos: VideosRepository;
-  private salt: { day: string; key: Buffer } | undefined;
+  /** The day's salt, and the keys made under it (a player sends a heartbeat every 5 s: one HMAC per viewer, not per heartbeat). */
+  private salt: { day: string; key: Buffer; made: Map<string, Buffer> } | undefined;
 
   constructor(
     private readonly ctx: AppContext,
@@ -75,9 +78,17 @@ export class AnalyticsService {
    */
   viewerKey(w: Watcher, now = new Date()): Buffer {
     const day = isoDay(now);
-    if (this.salt?.day !== day) this.salt = { day, key: createHmac('sha256', this.ctx.config.jwtSecret).update(`analytics-salt:${day}`).digest() };
+    if (this.salt?.day !== day)
+      this.salt = { day, key: createHmac('sha256', this.ctx.config.jwtSecret).update(`analytics-salt:${day}`).digest(), made: new Map() };
     const who = 'userId' in w ? `u:${w.userId}` : `v:${w.ip}\n${w.userAgent}`;
-    return createHmac('sha256', this.salt.key).update(who).digest().subarray(0, 16);
+    let key = this.salt.made.get(who);
+    if (!key) {
+      // Held in memory for the day at most, and forgotten all at once past KEYS_KEPT viewers.
+      if (this.salt.made.size >= KEYS_KEPT) this.salt.made.clear();
+      key = createHmac('sha256', this.salt.key).update(who).digest().subarray(0, 16);
+      this.salt.made.set(who, key);
+    }
+    return key;
   }
 
   /** Records a heartbeat on a video the viewer may open (404 otherwise); positions past its end are dropped. */
