@@ -47,8 +47,14 @@ const MIN_CORRECTED_LENGTH = 4;
 /** A query's words, as migration 1000's search_words_of splits titles and descriptions. */
 const WORD = /\p{L}+/gu;
 
+/** How long, and for how many word lists, the corrections found are reused. */
+const FIXES_KEPT_MS = 30_000;
+const FIXES_KEPT = 1_000;
+
 /** Channels and playlists found by name, with trigram similarity for typos; query words corrected against the catalogue's. */
 export class SearchRepository {
+  private readonly kept = new Map<string, { fix: Promise<Map<string, string>>; until: number }>();
+
   constructor(private readonly db: Executor) {}
 
   /**
@@ -59,19 +65,39 @@ export class SearchRepository {
   async corrected(query: string): Promise<string | undefined> {
     const terms = [...new Set(query.toLowerCase().match(WORD) ?? [])].filter((w) => w.length >= MIN_CORRECTED_LENGTH && w.length <= 40);
     if (terms.length === 0) return undefined;
+    const fix = await this.fixes(terms.join(' '));
+    if (fix.size === 0) return undefined;
+    return query.replace(WORD, (w) => fix.get(w.toLowerCase()) ?? w);
+  }
+
+  /**
+   * The corrections of a list of words, each list's kept for FIXES_KEPT_MS: popular searches repeat,
+   * and the probe was a second statement per search (ADR 025, ninth round). A word the catalogue
+   * learns meanwhile is corrected to at most that late; the search still matches the words as typed.
+   */
+  private fixes(terms: string): Promise<Map<string, string>> {
+    const now = Date.now();
+    const kept = this.kept.get(terms);
+    if (kept && kept.until > now) return kept.fix;
+    if (this.kept.size >= FIXES_KEPT) this.kept.delete(this.kept.keys().next().value!);
+    const fix = this.probe(terms);
+    this.kept.set(terms, { fix, until: now + FIXES_KEPT_MS });
+    fix.catch(() => this.kept.delete(terms));
+    return fix;
+  }
+
+  private async probe(terms: string): Promise<Map<string, string>> {
     const fixes = await queryRows<{ term: string; word: string }>(
       this.db,
       sql`WITH unknown AS MATERIALIZED (
-            SELECT term FROM unnest(string_to_array(${terms.join(' ')}, ' ')) AS t(term)
+            SELECT term FROM unnest(string_to_array(${terms}, ' ')) AS t(term)
             WHERE NOT EXISTS (SELECT 1 FROM search_words e WHERE e.word = t.term)
           )
           SELECT t.term, n.word FROM unknown t
           CROSS JOIN LATERAL (SELECT w.word FROM search_words w WHERE w.word % t.term ORDER BY w.word <-> t.term LIMIT 1) n
           WHERE similarity(n.word, t.term) >= ${MIN_WORD_SIMILARITY}`,
     );
-    if (fixes.length === 0) return undefined;
-    const fix = new Map(fixes.map((f) => [f.term, f.word]));
-    return query.replace(WORD, (w) => fix.get(w.toLowerCase()) ?? w);
+    return new Map(fixes.map((f) => [f.term, f.word]));
   }
 
   /** Without a query, the most subscribed channels come first. Accounts that never verified their email are not listed. */

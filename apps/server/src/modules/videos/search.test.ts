@@ -10,6 +10,7 @@ import { pgliteExtensions, queryRows, wrapPglite } from '../../db/client.ts';
 import { migrate } from '../../db/migrate.ts';
 import { videoCaptions, videos } from '../../db/schema.ts';
 import { newId } from '../../lib/ids.ts';
+import { SearchRepository } from './search.repository.ts';
 import { bearer, createTestApp, createUser, createVideo, type TestContext } from '../../../test/harness.ts';
 
 let t: TestContext;
@@ -113,6 +114,17 @@ describe('typo tolerance', () => {
     await t.ctx.db.update(videos).set({ title: 'Watercolour basics', description: 'brushes and pigments' }).where(eq(videos.id, v));
     expect(await words('watercolour', 'brushes', 'pigments')).toEqual(['brushes', 'pigments', 'watercolour']);
     expect(await search('watercolur pigmnts')).toEqual([v]);
+  });
+
+  it('reuses the corrections of a word list for a while instead of probing for each search', async () => {
+    await video({ title: 'Marionette workshop' });
+    const repo = new SearchRepository(t.ctx.db);
+    expect(await repo.corrected('Marionete')).toBe('marionette');
+    // The catalogue forgets the word: the kept correction still answers; a list never asked is probed.
+    await t.ctx.db.execute(sql`DELETE FROM search_words WHERE word = 'marionette'`);
+    expect(await repo.corrected('marionete')).toBe('marionette');
+    expect(await repo.corrected('marionete workshp')).toBe('marionete workshop');
+    expect(await new SearchRepository(t.ctx.db).corrected('marionete')).toBeUndefined();
   });
 
   it('leaves short words and words with no near catalogue word as typed', async () => {
