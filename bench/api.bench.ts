@@ -12,7 +12,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { seedCatalogue } from './seed-catalogue.ts';
-import { benchDatabaseUrl, ensureDatabase, fmt, freePort, loadNow, processCpuSeconds, ratio, report, startGlimpse, stop, waitFor, wrk, type Figure, type LoadResult } from './lib.ts';
+import { benchDatabaseUrl, ensureDatabase, fmt, freePort, loadNow, median, processCpuSeconds, ratio, report, startGlimpse, stop, waitFor, wrk, type Figure, type LoadResult } from './lib.ts';
 
 const { values } = parseArgs({
   options: { videos: { type: 'string', default: '100000' }, seconds: { type: 'string', default: '10' }, reseed: { type: 'boolean', default: false } },
@@ -61,8 +61,6 @@ function measure(pid: number, label: string, opts: Parameters<typeof wrk>[1]): M
   const result = wrk(label, opts);
   return { ...result, requests: result.requestsPerSec * opts.seconds, cpuSeconds: processCpuSeconds(pid) - cpu0 };
 }
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 /** A server's runs of one route as one: requests over time, CPU over requests, the median latencies. */
 function combined(runs: Measured[]) {

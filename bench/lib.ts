@@ -99,6 +99,8 @@ export async function freshDatabase(url: string): Promise<void> {
 
 export const ratio = (a: number, b: number) => (b === 0 ? 0 : a / b);
 export const fmt = (n: number, d = 2) => n.toFixed(d);
+/** The middle value (the upper one of an even count). */
+export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 export const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB/s`;
 
 /** The 1-minute load average now, for the step a benchmark just measured (this machine is shared). */
