@@ -247,8 +247,13 @@ async function bareRun(round: number): Promise<Timed> {
     () => sendChunks(barePort, (i) => `round=${round}&chunk=${i}`, total),
     () => sendChunks(barePort, (i) => `round=${round}&warm=${i}`, BUSY_CHUNKS),
   );
-  for (const f of readdirSync(bareDir)) rmSync(path.join(bareDir, f));
+  clearBare();
   return run;
+}
+
+/** The bare server's files go (its folder stays: it was made at its start). */
+function clearBare(): void {
+  for (const f of readdirSync(bareDir)) rmSync(path.join(bareDir, f));
 }
 
 /** Glimpse's upload of the whole file: the chunks but the last (ingestion), then the last one. */
@@ -310,7 +315,7 @@ try {
   // to each; Glimpse's upload is left unfinished.
   await sendChunks(barePort, (i) => `warm=${i}`, WARM_CHUNKS);
   await sendChunks(port, (i) => `uniqueId=warm&chunkNumber=${i}&totalChunks=${total}`, WARM_CHUNKS);
-  for (const f of readdirSync(bareDir)) rmSync(path.join(bareDir, f));
+  clearBare();
 
   const peertubeBefore = await peertubeRun();
   const loadPeertubeBefore = loadNow();
@@ -338,12 +343,13 @@ try {
     const e2eRate = source.length / (g.ingest.seconds + g.finish);
     return { bareRate, ingestRate, e2eRate, ingestBare: ratio(ingestRate, bareRate), e2eBare: ratio(e2eRate, bareRate), load, b, g };
   });
-  const mid = <K extends keyof (typeof perRound)[number]>(k: K) => median(perRound.map((x) => x[k] as number));
-  const ingestBare = mid('ingestBare');
-  const e2eBare = mid('e2eBare');
-  const ingestRate = mid('ingestRate');
-  const e2eRate = mid('e2eRate');
-  const bareRate = mid('bareRate');
+  type Round = (typeof perRound)[number];
+  const mid = (f: (x: Round) => number) => median(perRound.map(f));
+  const ingestBare = mid((x) => x.ingestBare);
+  const e2eBare = mid((x) => x.e2eBare);
+  const ingestRate = mid((x) => x.ingestRate);
+  const e2eRate = mid((x) => x.e2eRate);
+  const bareRate = mid((x) => x.bareRate);
   const finish = median(rounds.map((x) => x.glimpse.finish));
   const loads = perRound.map((x) => x.load).join(', ');
   // PeerTube's best run of the two against Glimpse's median one.
@@ -355,9 +361,8 @@ try {
   const syncedRate = source.length / synced;
   const ingestRatio = ratio(ingestRate, syncedRate);
   const sizeMb = fmt(source.length / 1024 / 1024, 0);
-  const mbOf = (bytes: number) => bytes / 1024 / 1024;
-  const cpuPerMb = (t: Timed, bytes: number) => fmt((1000 * t.cpuSeconds) / mbOf(bytes), 1);
-  const pairs = (f: (x: (typeof perRound)[number]) => number) => perRound.map((x) => fmt(f(x))).join(', ');
+  const cpuPerMb = (t: Timed, bytes: number) => fmt((1000 * t.cpuSeconds) / (bytes / 1024 / 1024), 1);
+  const pairs = (f: (x: Round) => number) => perRound.map((x) => fmt(f(x))).join(', ');
   const figures: Figure[] = [
     {
       figure: `chunk ingestion / the bare server, ${IN_FLIGHT} chunks in flight, median of ${ROUNDS} alternating pairs`,
