@@ -1,5 +1,6 @@
 import { sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { TakedownNotice } from '@glimpse/contract';
+import { toIso } from '../lib/time.ts';
 
 /**
  * Content state (ARCHITECTURE §8, ADR 012), separate from privacy: moderators take a video, tweet
@@ -33,16 +34,15 @@ export interface TakedownState {
   appealClosedAt: Date | string | null;
 }
 
-const iso = (d: Date | string) => new Date(d).toISOString();
 
 /** The owner's notice of a take-down, or null while the item is visible. Only its owner can read a taken-down item. */
 export function toTakedown(s: TakedownState): TakedownNotice | null {
   if (!s.takenDownAt) return null;
   return {
     reason: s.takedownReason ?? '',
-    at: iso(s.takenDownAt),
+    at: toIso(s.takenDownAt),
     appealText: s.appealText,
-    appealedAt: s.appealedAt ? iso(s.appealedAt) : null,
+    appealedAt: s.appealedAt ? toIso(s.appealedAt) : null,
     appealClosed: s.appealClosedAt !== null,
   };
 }

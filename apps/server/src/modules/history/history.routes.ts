@@ -7,6 +7,7 @@ import { mediaUrls } from '../media-links/media-links.ts';
 import { toVideo } from '../videos/videos.presenter.ts';
 import { mappedPage, pageWindow } from '../videos/videos.service.ts';
 import { HistoryRepository } from './history.repository.ts';
+import { toIso } from '../../lib/time.ts';
 
 export const historyRoutes: FastifyPluginAsyncZod<ModuleOptions> = async (app, { ctx }) => {
   const history = new HistoryRepository(ctx.db);
@@ -20,7 +21,7 @@ export const historyRoutes: FastifyPluginAsyncZod<ModuleOptions> = async (app, {
       const rows = await history.list(viewer.id, pageWindow(request.query));
       const page = mappedPage('watchHistory', rows, request.query, (r) => [r.watched_key!, r.id], (r) => ({
         ...toVideo(media, r),
-        watchedAt: new Date(r.watched_at!).toISOString(),
+        watchedAt: toIso(r.watched_at!),
         position: Number(r.position_seconds ?? 0),
       }));
       return ok(reply, page, 'Watch history fetched successfully');

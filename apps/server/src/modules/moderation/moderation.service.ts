@@ -41,8 +41,8 @@ import { VideosRepository } from '../videos/videos.repository.ts';
 import { MODERATION_MAIL_QUEUE } from './moderation-mail.job.ts';
 import { accountLabel, ModerationRepository, targetLabel, type Recipient, type TargetRow } from './moderation.repository.ts';
 import { toTakedown } from '../../policy/content-state.ts';
+import { toIso } from '../../lib/time.ts';
 
-const iso = (d: Date | string) => new Date(d).toISOString();
 /** Reports shown per queue item; the count says how many there are. */
 const REPORTS_PER_ITEM = 20;
 
@@ -107,8 +107,8 @@ export class ModerationService {
       reason: r.reason,
       text: r.report_text,
       state: r.state,
-      createdAt: iso(r.created_at),
-      resolvedAt: r.resolved_at ? iso(r.resolved_at) : null,
+      createdAt: toIso(r.created_at),
+      resolvedAt: r.resolved_at ? toIso(r.resolved_at) : null,
       target: contextOf(r),
     };
   }
@@ -152,7 +152,7 @@ export class ModerationService {
               role: r.owner_role!,
               state: r.owner_state!,
               stateReason: r.owner_state_reason,
-              suspendedUntil: r.owner_suspended_until ? iso(r.owner_suspended_until) : null,
+              suspendedUntil: r.owner_suspended_until ? toIso(r.owner_suspended_until) : null,
             }
           : null,
         itemState: !r.exists ? 'deleted' : r.taken_down_at ? 'taken_down' : 'visible',
@@ -164,9 +164,9 @@ export class ModerationService {
           text: x.text,
           state: x.state,
           reporter: { _id: x.reporter_id, userName: x.reporter_user_name },
-          createdAt: iso(x.created_at),
+          createdAt: toIso(x.created_at),
         })),
-        lastActivityAt: iso(r.last_at),
+        lastActivityAt: toIso(r.last_at),
       });
     }
     return { ...page, data };
@@ -185,7 +185,7 @@ export class ModerationService {
       targetExists: r.exists,
       action: r.action,
       reason: r.reason,
-      createdAt: iso(r.created_at),
+      createdAt: toIso(r.created_at),
     }));
     return pageOf('data', entries, q, (e) => e._id);
   }

@@ -17,8 +17,8 @@ import { toOwner } from '../users/users.presenter.ts';
 import { NotificationMailRepository } from './notification-mail.repository.ts';
 import { NotificationsRepository, type NotificationRow } from './notifications.repository.ts';
 import { UnsubscribeTokens } from './unsubscribe-token.ts';
+import { toIso } from '../../lib/time.ts';
 
-const iso = (d: Date | string) => new Date(d).toISOString();
 
 export class NotificationsService {
   private readonly repo: NotificationsRepository;
@@ -92,7 +92,7 @@ export class NotificationsService {
         : null,
       subject: r.subject,
       read: r.read_at !== null,
-      createdAt: iso(r.created_at),
+      createdAt: toIso(r.created_at),
     };
   }
 }

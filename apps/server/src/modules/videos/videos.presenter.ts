@@ -5,11 +5,11 @@ import { toTakedown } from '../../policy/content-state.ts';
 import { toOwner } from '../users/users.presenter.ts';
 import type { VideoCardRow } from './video-cards.repository.ts';
 import type { VideoRow } from './videos.repository.ts';
+import { toIso } from '../../lib/time.ts';
 
 /** The planned ladder, each rung with whether it plays yet (ADR 019). */
 const toRenditions = (planned: string[], ready: string[]) => planned.map((name) => ({ name, ready: ready.includes(name) }));
 
-const iso = (d: Date | string) => new Date(d).toISOString();
 
 /** A video as lists embed it (playlists, liked videos, subscriptions feed). */
 export function toVideoCard(media: MediaUrls, { video: row, owner, publicToken }: VideoCardRow): VideoCard {
@@ -43,11 +43,11 @@ export function toVideo(media: MediaUrls, r: VideoRow): Video {
     width: r.width,
     height: r.height,
     views: Number(r.views),
-    createdAt: iso(r.created_at),
-    updatedAt: iso(r.updated_at),
+    createdAt: toIso(r.created_at),
+    updatedAt: toIso(r.updated_at),
     isPublished: r.privacy === 'public',
     privacy: r.privacy,
-    publishAt: r.publish_at ? iso(r.publish_at) : null,
+    publishAt: r.publish_at ? toIso(r.publish_at) : null,
     downloadsEnabled: r.downloads_enabled,
     status: r.status,
     progress: Number(r.progress),

@@ -17,6 +17,7 @@ import { privacyChange, schedulePublication, type PrivacyChange } from './privac
 import { toVideo } from './videos.presenter.ts';
 import { VideosRepository, type VideoSort, type VideoTableRow } from './videos.repository.ts';
 import { StorageUsageRepository } from '../quota/storage-usage.repository.ts';
+import { toIso } from '../../lib/time.ts';
 
 export interface PageArgs {
   page: number;
@@ -42,7 +43,6 @@ export const pageWindow = (p: PageArgs) => ({
   cursor: p.cursor ? decodeCursor(p.cursor, 2) : undefined,
 });
 
-const iso = (d: Date | string) => new Date(d).toISOString();
 
 export class VideosService {
   readonly videos: VideosRepository;
@@ -246,8 +246,8 @@ export class VideosService {
       thumbnail: this.media.fileRef(r.first_video_id, r.first_public_token, r.first_thumbnail_key),
       owner: toOwner(this.ctx.storage, { id: r.owner_id, userName: r.owner_user_name, fullName: r.owner_full_name, avatarKey: r.owner_avatar_key }),
       videoStatus: false,
-      createdAt: iso(r.created_at),
-      updatedAt: iso(r.updated_at),
+      createdAt: toIso(r.created_at),
+      updatedAt: toIso(r.updated_at),
     };
   }
 }
