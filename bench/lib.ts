@@ -1,8 +1,9 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { wrapPool } from '../apps/server/src/db/client.ts';
@@ -172,15 +173,11 @@ const toMs = (v: string) => {
   return m[2] === 'us' ? n / 1000 : m[2] === 's' ? n * 1000 : n;
 };
 
-/**
- * One wrk run (C load generator: it, not the server, is the limit with autocannon on big bodies).
- * `requests` rotate; each may carry headers (byte ranges).
- */
-export function wrk(
-  label: string,
-  opts: { url: string; connections: number; seconds: number; requests: { path: string; headers?: Record<string, string> }[]; threads?: number },
-): LoadResult {
-  const script = path.join(os.tmpdir(), `wrk-${process.pid}-${Date.now()}.lua`);
+type WrkOptions = { url: string; connections: number; seconds: number; requests: { path: string; headers?: Record<string, string> }[]; threads?: number };
+
+/** wrk's arguments for a run whose `requests` rotate (each may carry headers: byte ranges). */
+function wrkArgs(opts: WrkOptions): string[] {
+  const script = path.join(os.tmpdir(), `wrk-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}.lua`);
   const lua = opts.requests
     .map((r) => `{ path = ${JSON.stringify(r.path)}, headers = { ${Object.entries(r.headers ?? {}).map(([k, v]) => `[${JSON.stringify(k)}] = ${JSON.stringify(v)}`).join(', ')} } }`)
     .join(',\n');
@@ -188,7 +185,10 @@ export function wrk(
     script,
     `local reqs = {\n${lua}\n}\nlocal i = 0\nrequest = function()\n  i = i + 1\n  local r = reqs[(i % #reqs) + 1]\n  return wrk.format("GET", r.path, r.headers)\nend\n`,
   );
-  const out = execFileSync('wrk', ['-t', String(opts.threads ?? 1), '-c', String(opts.connections), '-d', `${opts.seconds}s`, '--latency', '-s', script, opts.url]).toString();
+  return ['-t', String(opts.threads ?? 1), '-c', String(opts.connections), '-d', `${opts.seconds}s`, '--latency', '-s', script, opts.url];
+}
+
+function wrkResult(label: string, out: string): LoadResult {
   const num = (re: RegExp) => Number(re.exec(out)?.[1] ?? NaN);
   const transfer = /Transfer\/sec:\s+([\d.]+)(B|KB|MB|GB)/.exec(out);
   const non2xx = num(/Non-2xx or 3xx responses:\s+(\d+)/);
@@ -204,6 +204,23 @@ export function wrk(
   };
 }
 
+/**
+ * One wrk run (C load generator: it, not the server, is the limit with autocannon on big bodies).
+ * `requests` rotate; each may carry headers (byte ranges).
+ */
+export function wrk(label: string, opts: WrkOptions): LoadResult {
+  return wrkResult(label, execFileSync('wrk', wrkArgs(opts)).toString());
+}
+
+/**
+ * wrk without blocking this process: while another load runs in it (autocannon), the latencies
+ * are timed by wrk's own thread, not by an event loop that also generates that other load.
+ */
+export async function wrkAlongside(label: string, opts: WrkOptions): Promise<LoadResult> {
+  const { stdout } = await promisify(execFile)('wrk', wrkArgs(opts));
+  return wrkResult(label, stdout);
+}
+
 /** Resolves once `url` answers below 500 (a server child process has come up). */
 export async function waitFor(url: string, seconds = 60): Promise<void> {
   for (let i = 0; i < seconds * 10; i++) {
@@ -217,9 +234,18 @@ export async function waitFor(url: string, seconds = 60): Promise<void> {
   throw new Error(`${url} did not come up`);
 }
 
+/**
+ * The Node flags `npm start` gives the server (package.json's start script, read so the two cannot
+ * drift): the real server runs with them, and so do the bare servers it is measured against.
+ */
+export const SERVER_NODE_FLAGS: string[] = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start
+  .split(/\btsx\s+/)[1]!
+  .split(/\s+/)
+  .filter((arg) => arg.startsWith('--'));
+
 /** The real server as `npm start` runs it (tsx, no worker, no rate limits, quiet), on 127.0.0.1:port. */
 export function startGlimpse(port: number, env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts', 'serve'], {
+  return spawn(process.execPath, [...SERVER_NODE_FLAGS, '--import', 'tsx', 'apps/server/src/main.ts', 'serve'], {
     env: { ...process.env, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'error', WORKER_ENABLED: 'false', RATE_LIMITS_ENABLED: 'false', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

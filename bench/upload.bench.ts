@@ -25,7 +25,7 @@ import { users } from '../apps/server/src/db/schema.ts';
 import { newId } from '../apps/server/src/lib/ids.ts';
 import { AccessTokens } from '../apps/server/src/identity/access-token.ts';
 import { clipJob } from '@glimpse/media';
-import { benchDatabaseUrl, ensureDatabase, fmt, freePort, loadNow, mb, media, median, processCpuSeconds, ratio, report, startGlimpse, stop, waitFor, type Figure } from './lib.ts';
+import { benchDatabaseUrl, ensureDatabase, fmt, freePort, loadNow, mb, media, median, processCpuSeconds, ratio, report, SERVER_NODE_FLAGS, startGlimpse, stop, waitFor, type Figure } from './lib.ts';
 
 const { values } = parseArgs({ options: { mb: { type: 'string', default: '500' } } });
 const SIZE = Number(values.mb) * 1024 * 1024;
@@ -306,7 +306,7 @@ const token = await new AccessTokens(JWT_SECRET, 3600).sign({ id: userId, userNa
 const total = Math.ceil(source.length / CHUNK_BYTES);
 const chunkAt = (i: number) => source.subarray(i * CHUNK_BYTES, Math.min(source.length, (i + 1) * CHUNK_BYTES));
 const bareDir = path.join(dataDir, 'bare');
-const bare = spawn(process.execPath, ['--import', 'tsx', 'bench/bare-upload-server.ts', String(barePort), bareDir], { stdio: ['ignore', 'ignore', 'inherit'] });
+const bare = spawn(process.execPath, [...SERVER_NODE_FLAGS, '--import', 'tsx', 'bench/bare-upload-server.ts', String(barePort), bareDir], { stdio: ['ignore', 'ignore', 'inherit'] });
 const server = startGlimpse(port, { DATABASE_URL: url, DATA_DIR: dataDir, JWT_SECRET });
 try {
   await waitFor(`http://127.0.0.1:${barePort}/`);
