@@ -177,7 +177,7 @@ async function main() {
       const loadBefore = loadNow();
       const [during, paced] = await Promise.all([apiLoad(`API during ${r}`, videoIds[0]!), heartbeatLoad(`heartbeats at the rate ${r}`, videoIds, rate)]);
       const loadDuring = loadNow();
-      // Control: the same rate of requests that do no work (this process generates both loads on the same 2 cores).
+      // Control: the same rate of requests that do no work, from the same load generator as the heartbeats.
       const [control, pacedHealth] = await Promise.all([
         apiLoad(`API during health ${r}`, videoIds[0]!),
         load(`health at the rate ${r}`, { url: `${BASE}/api/v1/health`, connections, seconds, overallRate: rate }),
@@ -235,7 +235,7 @@ async function main() {
       `| reference: GET /api/v1/health (no database), same ${connections} connections, same run | ${fmt(health.requestsPerSec, 0)}/s (p99 ${health.p99} ms); heartbeats / health = ${fmt(ratio(ingest.requestsPerSec, health.requestsPerSec))} | - | - |`,
       `| rows written (every heartbeat run) | ${stored.toLocaleString('en')} | - | - |`,
       '',
-      `API p99 (home feed + watch GET, 16 connections, ${seconds} s windows), in ${ROUNDS} rounds of: idle, while heartbeats arrive at ${rate}/s, and while GET /api/v1/health (no database) arrives at ${rate}/s (the control: requests that do no work, from the same load generator on the same 2 cores):`,
+      `API p99 (home feed + watch GET, 16 connections, ${seconds} s windows), in ${ROUNDS} rounds of: idle, while heartbeats arrive at ${rate}/s, and while GET /api/v1/health (no database) arrives at ${rate}/s (the control: requests that do no work, from the load generator that sends the heartbeats, autocannon in this process; the API load comes from wrk in its own process, all on the same 2 cores):`,
       '',
       '| round | idle | during heartbeats (achieved rate) | during / idle | control (achieved rate) | control / idle | load after each |',
       '|---|---|---|---|---|---|---|',

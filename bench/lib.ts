@@ -188,6 +188,8 @@ function wrkArgs(opts: WrkOptions): string[] {
   return ['-t', String(opts.threads ?? 1), '-c', String(opts.connections), '-d', `${opts.seconds}s`, '--latency', '-s', script, opts.url];
 }
 
+const execFileAsync = promisify(execFile);
+
 function wrkResult(label: string, out: string): LoadResult {
   const num = (re: RegExp) => Number(re.exec(out)?.[1] ?? NaN);
   const transfer = /Transfer\/sec:\s+([\d.]+)(B|KB|MB|GB)/.exec(out);
@@ -217,7 +219,7 @@ export function wrk(label: string, opts: WrkOptions): LoadResult {
  * are timed by wrk's own thread, not by an event loop that also generates that other load.
  */
 export async function wrkAlongside(label: string, opts: WrkOptions): Promise<LoadResult> {
-  const { stdout } = await promisify(execFile)('wrk', wrkArgs(opts));
+  const { stdout } = await execFileAsync('wrk', wrkArgs(opts));
   return wrkResult(label, stdout);
 }
 

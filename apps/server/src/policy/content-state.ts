@@ -34,7 +34,6 @@ export interface TakedownState {
   appealClosedAt: Date | string | null;
 }
 
-
 /** The owner's notice of a take-down, or null while the item is visible. Only its owner can read a taken-down item. */
 export function toTakedown(s: TakedownState): TakedownNotice | null {
   if (!s.takenDownAt) return null;

@@ -19,7 +19,6 @@ import { NotificationsRepository, type NotificationRow } from './notifications.r
 import { UnsubscribeTokens } from './unsubscribe-token.ts';
 import { toIso } from '../../lib/time.ts';
 
-
 export class NotificationsService {
   private readonly repo: NotificationsRepository;
   private readonly mail: NotificationMailRepository;

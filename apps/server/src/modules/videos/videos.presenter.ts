@@ -10,7 +10,6 @@ import { toIso } from '../../lib/time.ts';
 /** The planned ladder, each rung with whether it plays yet (ADR 019). */
 const toRenditions = (planned: string[], ready: string[]) => planned.map((name) => ({ name, ready: ready.includes(name) }));
 
-
 /** A video as lists embed it (playlists, liked videos, subscriptions feed). */
 export function toVideoCard(media: MediaUrls, { video: row, owner, publicToken }: VideoCardRow): VideoCard {
   return {

@@ -43,7 +43,6 @@ export const pageWindow = (p: PageArgs) => ({
   cursor: p.cursor ? decodeCursor(p.cursor, 2) : undefined,
 });
 
-
 export class VideosService {
   readonly videos: VideosRepository;
   private readonly search: SearchRepository;
