@@ -131,30 +131,42 @@ describe('PostgreSQL drops every connection, then comes back', () => {
     }
   });
 
-  it('LISTEN: a killed listening connection is replaced and hears again; one killed after the listener stopped is given back once', async () => {
+  it('LISTEN: a killed listening connection is made again and hears every channel again; stopped, it is ended', async () => {
     const database = await openDatabase({ databaseUrl: scratch.url, poolSize: 3 });
     const listeners = () =>
       adminQuery<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE datname = $1 AND query LIKE 'LISTEN fault_probe%'`, [scratch.name]);
     const heard: string[] = [];
     try {
-      const stop = await database.listen('fault_probe', (payload) => heard.push(payload));
+      const stops = [
+        await database.listen('fault_probe', (payload) => heard.push(payload)),
+        await database.listen('fault_probe_other', (payload) => heard.push(`other:${payload}`)),
+      ];
       const [first] = await listeners();
       await adminQuery('SELECT pg_terminate_backend($1)', [first!.pid]);
       await vi.waitFor(async () => expect((await listeners()).some((r) => r.pid !== first!.pid)).toBe(true), { timeout: 5000, interval: 100 });
-      await database.exec(`NOTIFY fault_probe, 'after-reconnect'`);
-      await vi.waitFor(() => expect(heard).toContain('after-reconnect'), { timeout: 5000, interval: 100 });
-      await stop();
-      // The stopped listener's connection is back in the pool; killing it now reports an error on a
-      // client already given back. Releasing it a second time would throw out of pg's event
-      // handler: an uncaught exception (vitest fails the run), a crash in production.
-      const idle = await adminQuery<{ pid: number }>(
-        'SELECT pid, pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
-        [scratch.name],
-      );
-      expect(idle.length).toBeGreaterThan(0);
-      await sleep(300);
+      await database.exec(`NOTIFY fault_probe, 'after-reconnect'; NOTIFY fault_probe_other, 'too'`);
+      await vi.waitFor(() => expect(heard).toEqual(['after-reconnect', 'other:too']), { timeout: 5000, interval: 100 });
+      for (const stop of stops) await stop();
+      await vi.waitFor(async () => expect(await listeners()).toEqual([]), { timeout: 5000, interval: 100 });
       expect(await queryRows(database.db, sql`SELECT 1 AS ok`)).toEqual([{ ok: 1 }]);
-      expect(await listeners()).toEqual([]);
+    } finally {
+      await database.close();
+    }
+  });
+
+  it("LISTEN takes none of the pool's connections: a pool of one answers while three channels are listened to", async () => {
+    const database = await openDatabase({ databaseUrl: scratch.url, poolSize: 1 });
+    const heard: string[] = [];
+    try {
+      for (const channel of ['pool_probe_a', 'pool_probe_b', 'pool_probe_c']) await database.listen(channel, (p) => heard.push(`${channel}:${p}`));
+      // With a pooled connection per listener, this statement waited for a connection that never came back.
+      const [row] = await queryRows<{ listening: number }>(
+        database.db,
+        sql`SELECT count(*)::int AS listening FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN pool_probe%'`,
+      );
+      expect(row).toEqual({ listening: 1 });
+      await database.exec(`NOTIFY pool_probe_c, 'heard'`);
+      await vi.waitFor(() => expect(heard).toEqual(['pool_probe_c:heard']), { timeout: 5000, interval: 100 });
     } finally {
       await database.close();
     }

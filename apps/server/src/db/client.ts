@@ -5,6 +5,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import pg from 'pg';
+import { PgListener } from './pg-listener.ts';
 import { lockDatabaseDir } from './pglite-lock.ts';
 import * as schema from './schema.ts';
 
@@ -21,7 +22,8 @@ export interface Database {
   exec(sqlText: string): Promise<void>;
   /**
    * Calls `onMessage` with the payload of each NOTIFY on `channel` (`pg_notify` in SQL): from every
-   * process on a server, from this process on PGlite. Resolves to the function that stops listening.
+   * process on a server (on one connection beside the pool, PgListener), from this process on
+   * PGlite. Resolves to the function that stops listening.
    */
   listen(channel: string, onMessage: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
@@ -55,6 +57,7 @@ export function wrapPglite(client: PGlite, release: () => void = () => {}): Data
 }
 
 export function wrapPool(pool: pg.Pool): Database {
+  const listener = new PgListener(pool.options);
   return {
     engine: 'pg',
     db: drizzlePg({ client: pool, schema }) as unknown as Db,
@@ -70,64 +73,11 @@ export function wrapPool(pool: pg.Pool): Database {
         conn.release();
       }
     },
-    listen: async (channel, onMessage) => {
-      // One connection of the pool kept for LISTEN; when it drops, another takes over a second later
-      // (what is notified in between is missed: listeners re-read their state on reconnect).
-      let conn: { client: pg.PoolClient; giveBack: (destroy: boolean) => void } | undefined;
-      let stopped = false;
-      const unlisten = (c: pg.PoolClient) => c.query(`UNLISTEN ${channelName(channel)}`).catch(() => {});
-      const connect = async () => {
-        const c = await pool.connect();
-        const onNotification = (m: pg.Notification) => {
-          if (m.channel === channel) onMessage(m.payload ?? '');
-        };
-        // A broken connection may report several errors, and may report one after it was given back:
-        // it is given back once (releasing twice throws, out of an event handler: a crash).
-        let given = false;
-        const giveBack = (destroy: boolean) => {
-          if (given) return;
-          given = true;
-          c.off('notification', onNotification);
-          c.off('error', onError);
-          c.release(destroy);
-        };
-        // The live connection broke: another takes over.
-        function onError() {
-          giveBack(true);
-          if (conn?.client !== c) return;
-          conn = undefined;
-          if (!stopped) retry();
-        }
-        c.on('notification', onNotification);
-        c.on('error', onError);
-        try {
-          await c.query(`LISTEN ${channelName(channel)}`);
-        } catch (err) {
-          giveBack(true);
-          throw err;
-        }
-        if (stopped) {
-          // Stopped while this (re)connection was on its way.
-          await unlisten(c);
-          giveBack(false);
-          return;
-        }
-        conn = { client: c, giveBack };
-      };
-      const retry = (): void => {
-        setTimeout(() => connect().catch(retry), 1000).unref();
-      };
-      await connect();
-      return async () => {
-        stopped = true;
-        const live = conn;
-        conn = undefined;
-        if (!live) return;
-        await unlisten(live.client);
-        live.giveBack(false);
-      };
+    listen: (channel, onMessage) => listener.listen(channelName(channel), onMessage),
+    close: async () => {
+      await listener.close();
+      await pool.end();
     },
-    close: () => pool.end(),
   };
 }
 
