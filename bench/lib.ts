@@ -1,5 +1,5 @@
 import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -117,6 +117,25 @@ export function cpuSeconds(): number {
 export function processCpuSeconds(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/**
+ * CPU seconds (user + system) used so far by this machine's PostgreSQL processes (the server the
+ * benches run against is local): the SQL a request makes costs the same cores as the request.
+ * A backend that ends between two readings takes its time with it, so read around a steady run.
+ */
+export function postgresCpuSeconds(): number {
+  let total = 0;
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      if (stat.includes(' (postgres) ')) total += processCpuSeconds(Number(pid));
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  return total;
 }
 
 /** A port nobody listens on now (other benchmarks and helpers may run on this machine). */

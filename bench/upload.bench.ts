@@ -25,7 +25,7 @@ import { users } from '../apps/server/src/db/schema.ts';
 import { newId } from '../apps/server/src/lib/ids.ts';
 import { AccessTokens } from '../apps/server/src/identity/access-token.ts';
 import { clipJob } from '@glimpse/media';
-import { benchDatabaseUrl, ensureDatabase, fmt, freePort, loadNow, mb, media, median, processCpuSeconds, ratio, report, SERVER_NODE_FLAGS, startGlimpse, stop, waitFor, type Figure } from './lib.ts';
+import { benchDatabaseUrl, ensureDatabase, fmt, freePort, loadNow, mb, media, median, postgresCpuSeconds, processCpuSeconds, ratio, report, SERVER_NODE_FLAGS, startGlimpse, stop, waitFor, type Figure } from './lib.ts';
 
 const { values } = parseArgs({ options: { mb: { type: 'string', default: '500' } } });
 const SIZE = Number(values.mb) * 1024 * 1024;
@@ -201,10 +201,11 @@ async function sendChunks(port: number, q: (i: number) => string, count: number)
   return (performance.now() - t0) / 1000;
 }
 
-/** One server's time and process CPU for one upload. */
+/** One server's time, process CPU and PostgreSQL's CPU meanwhile for one upload. */
 interface Timed {
   seconds: number;
   cpuSeconds: number;
+  postgresCpuSeconds: number;
 }
 
 /**
@@ -232,28 +233,32 @@ async function timed(pid: number, work: () => Promise<unknown>, warm?: () => Pro
   // after its previous run, 3.2-3.8 after the other server's). A busy server is what is measured.
   await warm?.();
   const cpu0 = processCpuSeconds(pid);
+  const pg0 = postgresCpuSeconds();
   const t0 = performance.now();
   await work();
-  return { seconds: (performance.now() - t0) / 1000, cpuSeconds: processCpuSeconds(pid) - cpu0 };
+  return { seconds: (performance.now() - t0) / 1000, cpuSeconds: processCpuSeconds(pid) - cpu0, postgresCpuSeconds: postgresCpuSeconds() - pg0 };
 }
 
 /**
  * The bare server's ingestion of every chunk, the last one too (its files removed after): for the
  * bare server the upload is over when its last part is on disk, so this is also its end to end.
  */
-async function bareRun(round: number): Promise<Timed> {
+async function bareRun(round: number, server = bare, serverPort = barePort, dir = bareDir): Promise<Timed> {
   const run = await timed(
-    bare.pid!,
-    () => sendChunks(barePort, (i) => `round=${round}&chunk=${i}`, total),
-    () => sendChunks(barePort, (i) => `round=${round}&warm=${i}`, BUSY_CHUNKS),
+    server.pid!,
+    () => sendChunks(serverPort, (i) => `round=${round}&chunk=${i}`, total),
+    () => sendChunks(serverPort, (i) => `round=${round}&warm=${i}`, BUSY_CHUNKS),
   );
-  clearBare();
+  clearFolder(dir);
   return run;
 }
 
-/** The bare server's files go (its folder stays: it was made at its start). */
-function clearBare(): void {
-  for (const f of readdirSync(bareDir)) rmSync(path.join(bareDir, f));
+/** The same for the framework alone (Fastify and its multipart plugin, nothing of Glimpse's). */
+const frameworkRun = (round: number) => bareRun(round, framework, frameworkPort, frameworkDir);
+
+/** A bare server's files go (its folder stays: it was made at its start). */
+function clearFolder(dir: string): void {
+  for (const f of readdirSync(dir)) rmSync(path.join(dir, f));
 }
 
 /** Glimpse's upload of the whole file: the chunks but the last (ingestion), then the last one. */
@@ -291,6 +296,7 @@ async function peertubeRun(): Promise<{ seconds: number; chunks: number[] }> {
 
 const port = await freePort();
 const barePort = await freePort();
+const frameworkPort = await freePort();
 const peertubePort = await freePort();
 rmSync(root, { recursive: true, force: true });
 mkdirSync(dataDir, { recursive: true });
@@ -307,15 +313,20 @@ const total = Math.ceil(source.length / CHUNK_BYTES);
 const chunkAt = (i: number) => source.subarray(i * CHUNK_BYTES, Math.min(source.length, (i + 1) * CHUNK_BYTES));
 const bareDir = path.join(dataDir, 'bare');
 const bare = spawn(process.execPath, [...SERVER_NODE_FLAGS, '--import', 'tsx', 'bench/bare-upload-server.ts', String(barePort), bareDir], { stdio: ['ignore', 'ignore', 'inherit'] });
+const frameworkDir = path.join(dataDir, 'framework');
+const framework = spawn(process.execPath, [...SERVER_NODE_FLAGS, '--import', 'tsx', 'bench/framework-upload-server.ts', String(frameworkPort), frameworkDir], { stdio: ['ignore', 'ignore', 'inherit'] });
 const server = startGlimpse(port, { DATABASE_URL: url, DATA_DIR: dataDir, JWT_SECRET });
 try {
   await waitFor(`http://127.0.0.1:${barePort}/`);
+  await waitFor(`http://127.0.0.1:${frameworkPort}/`);
   await waitFor(`http://127.0.0.1:${port}/api/v1/health`);
   // Warm-up, as a server that has run for a while is (the JIT has compiled its hot paths): 90 MB
   // to each; Glimpse's upload is left unfinished.
   await sendChunks(barePort, (i) => `warm=${i}`, WARM_CHUNKS);
+  await sendChunks(frameworkPort, (i) => `warm=${i}`, WARM_CHUNKS);
   await sendChunks(port, (i) => `uniqueId=warm&chunkNumber=${i}&totalChunks=${total}`, WARM_CHUNKS);
-  clearBare();
+  clearFolder(bareDir);
+  clearFolder(frameworkDir);
 
   const peertubeBefore = await peertubeRun();
   const loadPeertubeBefore = loadNow();
@@ -324,24 +335,41 @@ try {
   const raw = await best(false);
   const synced = await best(true);
 
-  // Glimpse and the bare server in alternating pairs: the machine's speed drifts (the same bare
-  // run took 0.45 s and 1.51 s in one run), so each round's ratio compares two neighbouring runs.
-  const rounds: { bare: Timed; glimpse: { ingest: Timed; finish: number }; load: string }[] = [];
+  // Glimpse and the bare server in alternating pairs, the framework alone between them: the
+  // machine's speed drifts (the same bare run took 0.45 s and 1.51 s in one run), so each round's
+  // ratios compare neighbouring runs.
+  const rounds: { bare: Timed; framework: Timed; glimpse: { ingest: Timed; finish: number }; load: string }[] = [];
   for (let r = 0; r < ROUNDS; r++) {
     const bareFirst = r % 2 === 0;
     const first = bareFirst ? await bareRun(r) : undefined;
+    const between = bareFirst ? await frameworkRun(r) : undefined;
     const glimpse = await glimpseRun(r);
-    rounds.push({ bare: first ?? (await bareRun(r)), glimpse, load: loadNow() });
+    const fw = between ?? (await frameworkRun(r));
+    rounds.push({ bare: first ?? (await bareRun(r)), framework: fw, glimpse, load: loadNow() });
   }
   const peertubeAfter = await peertubeRun();
   const loadPeertubeAfter = loadNow();
 
   const ingestBytes = source.length - chunkAt(total - 1).length;
-  const perRound = rounds.map(({ bare: b, glimpse: g, load }) => {
+  const perRound = rounds.map(({ bare: b, framework: f, glimpse: g, load }) => {
     const bareRate = source.length / b.seconds;
+    const frameworkRate = source.length / f.seconds;
     const ingestRate = ingestBytes / g.ingest.seconds;
     const e2eRate = source.length / (g.ingest.seconds + g.finish);
-    return { bareRate, ingestRate, e2eRate, ingestBare: ratio(ingestRate, bareRate), e2eBare: ratio(e2eRate, bareRate), load, b, g };
+    return {
+      bareRate,
+      frameworkRate,
+      ingestRate,
+      e2eRate,
+      ingestBare: ratio(ingestRate, bareRate),
+      frameworkBare: ratio(frameworkRate, bareRate),
+      ingestFramework: ratio(ingestRate, frameworkRate),
+      e2eBare: ratio(e2eRate, bareRate),
+      load,
+      b,
+      f,
+      g,
+    };
   });
   type Round = (typeof perRound)[number];
   const mid = (f: (x: Round) => number) => median(perRound.map(f));
@@ -361,7 +389,17 @@ try {
   const syncedRate = source.length / synced;
   const ingestRatio = ratio(ingestRate, syncedRate);
   const sizeMb = fmt(source.length / 1024 / 1024, 0);
-  const cpuPerMb = (t: Timed, bytes: number) => fmt((1000 * t.cpuSeconds) / (bytes / 1024 / 1024), 1);
+  const msPerMb = (seconds: number, bytes: number) => (1000 * seconds) / (bytes / 1024 / 1024);
+  const cpuPerMb = (t: Timed, bytes: number) => fmt(msPerMb(t.cpuSeconds, bytes), 1);
+  const frameworkBare = mid((x) => x.frameworkBare);
+  const ingestFramework = mid((x) => x.ingestFramework);
+  // Where Glimpse's share goes, in ms of CPU per MB (medians of the rounds).
+  const cpu = {
+    bare: mid((x) => msPerMb(x.b.cpuSeconds, source.length)),
+    framework: mid((x) => msPerMb(x.f.cpuSeconds, source.length)),
+    glimpse: mid((x) => msPerMb(x.g.ingest.cpuSeconds, ingestBytes)),
+    postgres: mid((x) => msPerMb(x.g.ingest.postgresCpuSeconds, ingestBytes)),
+  };
   const pairs = (f: (x: Round) => number) => perRound.map((x) => fmt(f(x))).join(', ');
   const figures: Figure[] = [
     {
@@ -382,17 +420,29 @@ try {
       goal: `>= ${GOAL_PEERTUBE}`,
       met: vsPeertube >= GOAL_PEERTUBE,
     },
+    {
+      figure: 'Fastify + @fastify/multipart alone / the bare server (the framework, nothing of Glimpse: the most its route could reach), median of the rounds',
+      value: `${fmt(frameworkBare)} (rounds ${pairs((x) => x.frameworkBare)}; ${mb(mid((x) => x.frameworkRate))})`,
+      goal: '-',
+      met: null,
+    },
+    {
+      figure: 'chunk ingestion / Fastify + @fastify/multipart alone (what Glimpse adds: auth, checks, the admission statement, storage)',
+      value: `${fmt(ingestFramework)} (rounds ${pairs((x) => x.ingestFramework)}; CPU per MB: bare ${fmt(cpu.bare, 1)}, framework ${fmt(cpu.framework, 1)}, Glimpse ${fmt(cpu.glimpse, 1)} + PostgreSQL ${fmt(cpu.postgres, 1)} ms)`,
+      goal: '-',
+      met: null,
+    },
     { figure: `chunk ingestion / raw fsync'd disk write, ${IN_FLIGHT} chunks in flight`, value: `${fmt(ingestRatio)} (${mb(ingestRate)} vs ${mb(syncedRate)})`, goal: `>= ${GOAL}`, met: ingestRatio >= GOAL },
     { figure: "bare node:http + multipart server / raw fsync'd disk write (the protocol's limit here)", value: `${fmt(ratio(bareRate, syncedRate))} (${mb(bareRate)})`, goal: '-', met: null },
   ];
   report('upload', `npm run bench -- upload --mb ${values.mb}`, [
-    `${sizeMb} MB (a real mp4 padded with a free box) in ${total} chunks of 3 MB, ${IN_FLIGHT} POSTs in flight over ${IN_FLIGHT} keep-alive loopback connections to one Glimpse process (local storage driver) (PostgreSQL at ${url.replace(/\/\/[^@]*@/, '//')}) and to a bare node:http + the same multipart parser (bench/bare-upload-server.ts: every part, the last too, streamed into a file; for it the upload is over then), in ${ROUNDS} rounds of alternating pairs (bare first in the odd rounds, Glimpse first in the even ones); raw = the same bytes written with fs in 3 MB writes to the same disk (best of three). CPU = the server process's user + system time over the run (the client, PostgreSQL and the kernel's writeback are not in it). Load average (1 min) after each round: this machine is shared, so every absolute figure moves with it.`,
+    `${sizeMb} MB (a real mp4 padded with a free box) in ${total} chunks of 3 MB, ${IN_FLIGHT} POSTs in flight over ${IN_FLIGHT} keep-alive loopback connections to one Glimpse process (local storage driver) (PostgreSQL at ${url.replace(/\/\/[^@]*@/, '//')}) and to a bare node:http + the same multipart parser (bench/bare-upload-server.ts: every part, the last too, streamed into a file; for it the upload is over then), in ${ROUNDS} rounds of alternating pairs (bare first in the odd rounds, Glimpse first in the even ones), with Fastify + @fastify/multipart alone between them (bench/framework-upload-server.ts: Glimpse's framework and multipart plugin, the file part streamed into a file, nothing else); raw = the same bytes written with fs in 3 MB writes to the same disk (best of three). CPU = the server process's user + system time over the run (the client and the kernel's writeback are not in it); PostgreSQL = its processes' CPU over Glimpse's ingestion (the chunks' admission statements), on the same 2 cores. Load average (1 min) after each round: this machine is shared, so every absolute figure moves with it.`,
     '',
-    '| round | Glimpse: chunks but the last (one SQL statement each) | Glimpse: last chunk (linked as the original; box check, ffprobe, rows, job) | Glimpse: whole upload | bare server: every chunk | ingestion / bare | whole / bare | server CPU per MB, Glimpse ingestion / bare | load after |',
-    '|---|---|---|---|---|---|---|---|---|',
+    '| round | Glimpse: chunks but the last (one SQL statement each) | Glimpse: last chunk (linked as the original; box check, ffprobe, rows, job) | Glimpse: whole upload | bare server: every chunk | framework alone: every chunk | ingestion / bare | framework / bare | whole / bare | CPU per MB: Glimpse ingestion + its PostgreSQL / framework / bare | load after |',
+    '|---|---|---|---|---|---|---|---|---|---|---|',
     ...perRound.map(
       (x, i) =>
-        `| ${i + 1} | ${fmt(x.g.ingest.seconds)} s (${mb(x.ingestRate)}) | ${fmt(x.g.finish)} s | ${fmt(x.g.ingest.seconds + x.g.finish)} s (${mb(x.e2eRate)}) | ${fmt(x.b.seconds)} s (${mb(x.bareRate)}) | ${fmt(x.ingestBare)} | ${fmt(x.e2eBare)} | ${cpuPerMb(x.g.ingest, ingestBytes)} / ${cpuPerMb(x.b, source.length)} ms | ${x.load} |`,
+        `| ${i + 1} | ${fmt(x.g.ingest.seconds)} s (${mb(x.ingestRate)}) | ${fmt(x.g.finish)} s | ${fmt(x.g.ingest.seconds + x.g.finish)} s (${mb(x.e2eRate)}) | ${fmt(x.b.seconds)} s (${mb(x.bareRate)}) | ${fmt(x.f.seconds)} s (${mb(x.frameworkRate)}) | ${fmt(x.ingestBare)} | ${fmt(x.frameworkBare)} | ${fmt(x.e2eBare)} | ${cpuPerMb(x.g.ingest, ingestBytes)} + ${fmt(msPerMb(x.g.ingest.postgresCpuSeconds, ingestBytes), 1)} / ${cpuPerMb(x.f, source.length)} / ${cpuPerMb(x.b, source.length)} ms | ${x.load} |`,
     ),
     '',
     '| other runs | time | throughput | load after |',
@@ -402,6 +452,7 @@ try {
     `| raw write of the same bytes, fsync'd (the disk) | ${fmt(synced)} s | ${mb(syncedRate)} | - |`,
     '',
     `- chunk ingestion / the bare server = **${fmt(ingestBare)}**, median of the rounds (goal >= ${GOAL_INGEST_BARE}: what Glimpse's auth, checks, SQL and storage cost per chunk)`,
+    `- where the gap goes, CPU per MB (medians): the bare server ${fmt(cpu.bare, 2)} ms; Fastify + @fastify/multipart alone ${fmt(cpu.framework, 2)} ms (the framework: ${fmt(frameworkBare)} of the bare server's speed); Glimpse ${fmt(cpu.glimpse, 2)} ms in its process and ${fmt(cpu.postgres, 2)} ms in PostgreSQL for the chunks' admission statements (${fmt(ingestFramework)} of the framework's speed). Glimpse's route on top of the framework costs ${fmt(cpu.glimpse + cpu.postgres - cpu.framework, 2)} ms per MB, ${fmt((cpu.glimpse + cpu.postgres - cpu.framework) * 3, 1)} ms per 3 MB chunk`,
     `- whole upload / the bare server = **${fmt(e2eBare)}**, median of the rounds (goal >= ${GOAL_E2E_BARE}; the bare server has no last-chunk work, so this is ingestion plus the links, probe and rows of the last chunk)`,
     `- whole upload (median round) / PeerTube's resumable upload (best run) = **${fmt(vsPeertube)}** (goal >= ${GOAL_PEERTUBE}; Glimpse's spec client: 3 MB chunks, ${IN_FLIGHT} in flight, then the last chunk's links, probe and rows; PeerTube's: growing chunks one at a time, and none of its work after the last PUT, so its figure is a best case)`,
     `- chunk ingestion / raw fsync'd disk write = **${fmt(ingestRatio)}** (ADR 018's goal >= ${GOAL})`,
@@ -411,6 +462,7 @@ try {
 } finally {
   await stop(server);
   await stop(bare);
+  await stop(framework);
   agent.destroy();
   await database.db.delete(users).where(eq(users.id, userId));
   await database.close();
