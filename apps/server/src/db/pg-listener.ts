@@ -4,6 +4,8 @@ type OnMessage = (payload: string) => void;
 
 /** Before a dropped listening connection is made again: what is notified in between is missed. */
 const RECONNECT_MS = 1000;
+/** Idle time before the listening connection's first TCP keepalive probe. */
+const KEEPALIVE_MS = 30_000;
 
 /**
  * LISTEN on one connection of its own, beside the pool, for every channel of a process: a
@@ -70,7 +72,9 @@ export class PgListener {
   }
 
   private async connect(): Promise<pg.Client> {
-    const client = new pg.Client(this.config);
+    // TCP keepalive: this connection only receives, so a peer gone silently (a failover, a NAT's
+    // timeout) would otherwise never be noticed and the channels would go deaf.
+    const client = new pg.Client({ ...this.config, keepAlive: true, keepAliveInitialDelayMillis: KEEPALIVE_MS });
     let dropped = false;
     // A broken connection reports 'error' and then 'end', and may do so after it was ended here.
     const onDrop = () => {
