@@ -74,10 +74,10 @@ const hlsOptions = (file: string): Record<string, string> => ({
 });
 
 /** presetVOD's video stream: x264 with the profile's options and `-g`, `-threads`. */
-function x264(maxrate: number, fps: number): OutputStream {
+export function x264(maxrate: number, fps: number, label = 'v'): OutputStream {
   return {
     kind: 'video',
-    label: 'v',
+    label,
     codec: 'libx264',
     fps: String(fps),
     maxrate,
