@@ -115,7 +115,12 @@ export function cpuSeconds(): number {
 
 /** CPU seconds (user + system) another process has used so far, its children not counted. */
 export function processCpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return statCpuSeconds(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+}
+
+/** User + system seconds from the text of a /proc/<pid>/stat. */
+function statCpuSeconds(stat: string): number {
+  const fields = stat.split(') ')[1]!.split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
@@ -130,7 +135,7 @@ export function postgresCpuSeconds(): number {
     if (!/^\d+$/.test(pid)) continue;
     try {
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      if (stat.includes(' (postgres) ')) total += processCpuSeconds(Number(pid));
+      if (stat.includes(' (postgres) ')) total += statCpuSeconds(stat);
     } catch {
       // The process ended meanwhile.
     }

@@ -26,7 +26,7 @@ import type { MediaJob, OutputStream } from '@glimpse/media';
 import { cpuSeconds, loadNow, media } from './lib.ts';
 
 /** PeerTube's resolutions on by default, and its bits per pixel (bitrate.ts). */
-const RESOLUTIONS = [240, 360, 480, 720, 1080];
+export const RESOLUTIONS = [240, 360, 480, 720, 1080];
 const AVERAGE_BPP: Record<number, number> = { 144: 0.19, 240: 0.17, 360: 0.15, 480: 0.12, 720: 0.11, 1080: 0.1, 1440: 0.09, 2160: 0.08 };
 const MIN_BPP = 0.02;
 /** transcoding.threads in PeerTube's example configuration; PEERTUBE_THREADS to replay another. */

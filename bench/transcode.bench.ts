@@ -30,7 +30,7 @@ import { transcodeHandler } from '../apps/server/src/modules/transcode/transcode
 import { originalKey } from '../apps/server/src/storage/media-keys.ts';
 import { makeCorpus, type CorpusClip } from './corpus.ts';
 import { benchDatabaseUrl, cpuSeconds, engineVersion, ensureDatabase, fmt, loadNow, media, ratio, report, type Figure } from './lib.ts';
-import { peertubeLadder, peertubeTargetBitrate, x264, type PeerTubeLadder } from './peertube-ladder.ts';
+import { peertubeLadder, peertubeTargetBitrate, RESOLUTIONS, x264, type PeerTubeLadder } from './peertube-ladder.ts';
 import { join, ssims } from './quality.ts';
 
 const root = path.resolve('bench/tmp/transcode');
@@ -163,7 +163,7 @@ async function engineStartCpu(): Promise<number> {
 async function ladderFloor(clip: CorpusClip, startCpu: number): Promise<number> {
   const dir = path.join(root, `floor-${clip.name}`);
   mkdirSync(dir, { recursive: true });
-  const rungs = [240, 360, 480, 720, 1080];
+  const rungs = RESOLUTIONS;
   const sourceRate = (statSync(clip.file).size * 8) / SECONDS;
   const c0 = cpuSeconds();
   await media.engine.run({

@@ -10,7 +10,7 @@
  * box check + ffprobe + rows) are timed apart.
  * Usage: npm run bench -- upload [--mb 500]
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import http from 'node:http';
@@ -240,10 +240,11 @@ async function timed(pid: number, work: () => Promise<unknown>, warm?: () => Pro
 }
 
 /**
- * The bare server's ingestion of every chunk, the last one too (its files removed after): for the
- * bare server the upload is over when its last part is on disk, so this is also its end to end.
+ * A plain server's ingestion of every chunk, the last one too (its files removed after): for the
+ * bare server and the framework alone the upload is over when its last part is on disk, so this
+ * is also their end to end.
  */
-async function bareRun(round: number, server = bare, serverPort = barePort, dir = bareDir): Promise<Timed> {
+async function plainRun(round: number, server: ChildProcess, serverPort: number, dir: string): Promise<Timed> {
   const run = await timed(
     server.pid!,
     () => sendChunks(serverPort, (i) => `round=${round}&chunk=${i}`, total),
@@ -253,8 +254,9 @@ async function bareRun(round: number, server = bare, serverPort = barePort, dir 
   return run;
 }
 
+const bareRun = (round: number) => plainRun(round, bare, barePort, bareDir);
 /** The same for the framework alone (Fastify and its multipart plugin, nothing of Glimpse's). */
-const frameworkRun = (round: number) => bareRun(round, framework, frameworkPort, frameworkDir);
+const frameworkRun = (round: number) => plainRun(round, framework, frameworkPort, frameworkDir);
 
 /** A bare server's files go (its folder stays: it was made at its start). */
 function clearFolder(dir: string): void {
@@ -452,7 +454,7 @@ try {
     `| raw write of the same bytes, fsync'd (the disk) | ${fmt(synced)} s | ${mb(syncedRate)} | - |`,
     '',
     `- chunk ingestion / the bare server = **${fmt(ingestBare)}**, median of the rounds (goal >= ${GOAL_INGEST_BARE}: what Glimpse's auth, checks, SQL and storage cost per chunk)`,
-    `- where the gap goes, CPU per MB (medians): the bare server ${fmt(cpu.bare, 2)} ms; Fastify + @fastify/multipart alone ${fmt(cpu.framework, 2)} ms (the framework: ${fmt(frameworkBare)} of the bare server's speed); Glimpse ${fmt(cpu.glimpse, 2)} ms in its process and ${fmt(cpu.postgres, 2)} ms in PostgreSQL for the chunks' admission statements (${fmt(ingestFramework)} of the framework's speed). Glimpse's route on top of the framework costs ${fmt(cpu.glimpse + cpu.postgres - cpu.framework, 2)} ms per MB, ${fmt((cpu.glimpse + cpu.postgres - cpu.framework) * 3, 1)} ms per 3 MB chunk`,
+    `- where the gap goes, CPU per MB (medians): the bare server ${fmt(cpu.bare, 2)} ms; Fastify + @fastify/multipart alone ${fmt(cpu.framework, 2)} ms (the framework: ${fmt(frameworkBare)} of the bare server's speed); Glimpse ${fmt(cpu.glimpse, 2)} ms in its process and ${fmt(cpu.postgres, 2)} ms in PostgreSQL for the chunks' admission statements (${fmt(ingestFramework)} of the framework's speed). Glimpse's route on top of the framework costs ${fmt(cpu.glimpse + cpu.postgres - cpu.framework, 2)} ms per MB, ${fmt(((cpu.glimpse + cpu.postgres - cpu.framework) * CHUNK_BYTES) / 1024 / 1024, 1)} ms per 3 MB chunk`,
     `- whole upload / the bare server = **${fmt(e2eBare)}**, median of the rounds (goal >= ${GOAL_E2E_BARE}; the bare server has no last-chunk work, so this is ingestion plus the links, probe and rows of the last chunk)`,
     `- whole upload (median round) / PeerTube's resumable upload (best run) = **${fmt(vsPeertube)}** (goal >= ${GOAL_PEERTUBE}; Glimpse's spec client: 3 MB chunks, ${IN_FLIGHT} in flight, then the last chunk's links, probe and rows; PeerTube's: growing chunks one at a time, and none of its work after the last PUT, so its figure is a best case)`,
     `- chunk ingestion / raw fsync'd disk write = **${fmt(ingestRatio)}** (ADR 018's goal >= ${GOAL})`,
