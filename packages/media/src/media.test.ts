@@ -205,7 +205,8 @@ describe('planTranscode', () => {
     expect(job.graph).toMatch(/^\[0:v\]fps=60,split=6\[s0\]\[s1\]\[s2\]\[s3\]\[sp\]\[sb\];/);
     expect(job.graph).toContain('[s0]fps=30,scale=426:240,setsar=1,format=yuv420p[v0]');
     expect(job.graph).toContain('[s3]scale=1280:720,setsar=1,format=yuv420p[v3]');
-    expect(job.graph).toContain("[sp]trim=end=2.5,scale=-2:'min(720,ih)',thumbnail=n=150,format=rgb24[poster]");
+    // The poster is chosen among 5 frames a second of its window, not all 60.
+    expect(job.graph).toContain("[sp]trim=end=2.5,fps=5,scale=-2:'min(720,ih)',thumbnail=n=13,format=rgb24[poster]");
     expect(job.graph).toContain('[0:a]aformat=sample_fmts=fltp:sample_rates=48000:channel_layouts=stereo[aud]');
     const hls = job.outputs[0]!;
     expect(hls.options).toMatchObject({ hls_time: '4', hls_segment_type: 'fmp4', master_pl_name: 'master.m3u8' });
@@ -224,6 +225,11 @@ describe('planTranscode', () => {
     expect(job.graph).not.toContain('[0:a]');
     expect(job.outputs[0]!.options!.var_stream_map).toBe('v:0,name:240p v:1,name:360p v:2,name:480p v:3,name:720p');
     expect(job.outputs.map((o) => o.url)).not.toContain('/w/out/poster.png');
+  });
+
+  it('chooses the poster among every frame of a source slower than 5 frames a second', () => {
+    const { job } = planTranscode({ ...base, probe: { ...probe, fps: 2 }, posterWithinSeconds: 3 });
+    expect(job.graph).toContain("[sp]trim=end=3,scale=-2:'min(720,ih)',thumbnail=n=6,format=rgb24[poster]");
   });
 
   it('writes the same job as a system ffmpeg command line', () => {
