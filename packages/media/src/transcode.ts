@@ -68,7 +68,7 @@ const x264Options = (r: Rendition, keyint: number): Record<string, string> => ({
  * critical path of the first pass, cost about 0.9 s of a 1080p25 upload's time to playable for a
  * choice a few frames a second make as well (ADR 025, thirteenth round).
  */
-export const POSTER_CANDIDATES_PER_SECOND = 5;
+const POSTER_CANDIDATES_PER_SECOND = 5;
 
 /** The poster branch: a few frames a second of the window, scaled, the most representative kept. */
 function posterFilter(windowSeconds: number, rate: number): string {
@@ -94,14 +94,15 @@ export function planTranscode(o: TranscodeInput): { job: MediaJob; ladder: Rendi
   const s = o.settings ?? DEFAULT_LADDER;
   const p = o.probe;
   const ladder = o.rungs ?? selectLadder(p.width, p.height, p.fps, s);
-  const top = rateString(outputRate(p.fps, s.maxFps));
+  const topRate = outputRate(p.fps, s.maxFps);
+  const top = rateString(topRate);
   const branches = ladder.map((_, i) => `[s${i}]`);
   const extra = [...(o.posterWithinSeconds !== undefined ? ['[sp]'] : []), ...(o.storyboard ? ['[sb]'] : [])];
   const prep = [...uprightFilter(p.rotation), ...toneMapFilter(p), `fps=${top}`].join(',');
   const graph = [
     `[0:v]${prep},split=${branches.length + extra.length}${branches.join('')}${extra.join('')}`,
     ...ladder.map((r, i) => `[s${i}]${r.fps === top ? '' : `fps=${r.fps},`}scale=${r.width}:${r.height}${o.fastScale ? ':flags=area' : ''},setsar=1,format=yuv420p[v${i}]`),
-    ...(o.posterWithinSeconds !== undefined ? [posterFilter(o.posterWithinSeconds, rateValue(outputRate(p.fps, s.maxFps)))] : []),
+    ...(o.posterWithinSeconds !== undefined ? [posterFilter(o.posterWithinSeconds, rateValue(topRate))] : []),
     ...(o.storyboard ? [`[sb]${storyboardFilter(o.storyboard)},format=rgb24[story]`] : []),
     ...(p.hasAudio ? ['[0:a]aformat=sample_fmts=fltp:sample_rates=48000:channel_layouts=stereo[aud]'] : []),
   ].join(';');
