@@ -10,11 +10,11 @@
  */
 import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { DEFAULT_LADDER, selectLadder, type MediaJob } from '@glimpse/media';
+import { selectLadder, type MediaJob } from '@glimpse/media';
 import { makeCorpus } from './corpus.ts';
 import { cpuSeconds, fmt, loadNow, machine, media } from './lib.ts';
 import { peertubeLadder } from './peertube-ladder.ts';
-import { ssims } from './quality.ts';
+import { rungEncodesJob, ssims } from './quality.ts';
 
 const SECONDS = Number(process.env.SWEEP_SECONDS ?? 10);
 const list = (v: string | undefined, d: string) => (v ?? d).split(',').filter(Boolean);
@@ -30,30 +30,11 @@ const root = path.resolve(`bench/tmp/sweep-${process.pid}`);
 
 /** One decode, scaled as the job scales, into one mp4 per CRF at `preset` (null: no encode, the baseline). */
 function job(source: string, r: { width: number; height: number; maxKbps: number }, preset: string | null, out: (crf: string) => string): MediaJob {
-  const crfs = preset ? CRFS : ['x'];
-  const keyint = 25 * DEFAULT_LADDER.segmentSeconds;
+  if (preset) return rungEncodesJob(source, CRFS.map((crf) => ({ file: out(crf), width: r.width, height: r.height, preset, rate: { crf, maxKbps: r.maxKbps }, x264: X264 })), FILTER);
   return {
     inputs: [{ url: source }],
-    graph: `[0:v]fps=25,scale=${r.width}:${r.height}${FILTER},setsar=1,format=yuv420p,split=${crfs.length}${crfs.map((c) => `[v${c}]`).join('')}`,
-    outputs: crfs.map((crf) =>
-      preset
-        ? {
-            url: out(crf),
-            format: 'mp4',
-            streams: [
-              {
-                kind: 'video' as const,
-                label: `v${crf}`,
-                codec: 'libx264',
-                fps: '25',
-                maxrate: r.maxKbps * 1000,
-                bufsize: r.maxKbps * 2000,
-                options: { preset, crf, profile: 'high', 'x264-params': `keyint=${keyint}:min-keyint=${keyint}:scenecut=0:open-gop=0:bframes=16:b-adapt=1${X264}` },
-              },
-            ],
-          }
-        : { url: '/dev/null', format: 'null', streams: [{ kind: 'video' as const, label: `v${crf}`, codec: 'wrapped_avframe' }] },
-    ),
+    graph: `[0:v]fps=25,scale=${r.width}:${r.height}${FILTER},setsar=1,format=yuv420p[v]`,
+    outputs: [{ url: '/dev/null', format: 'null', streams: [{ kind: 'video' as const, label: 'v', codec: 'wrapped_avframe' }] }],
   };
 }
 

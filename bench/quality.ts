@@ -1,8 +1,53 @@
 /** Quality measures shared by the transcode bench and the ladder sweep. */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { MediaJob } from '@glimpse/media';
+import { DEFAULT_LADDER, rungX264Params, type MediaJob } from '@glimpse/media';
 import { media } from './lib.ts';
+
+/**
+ * One x264 encode of a rung as the transcode job makes it (its scale, keyframes and B-frames), at
+ * a preset and either a CRF under the rung's cap or an average bitrate (no CRF, no cap).
+ */
+export interface RungEncode {
+  file: string;
+  width: number;
+  height: number;
+  preset: string;
+  rate: { crf: string; maxKbps: number } | { kbps: number };
+  /** More x264 parameters, `:`-led (a sweep's trial). */
+  x264?: string;
+}
+
+/**
+ * One decode of a 25 fps source, scaled once per size (and `filter` after the scale), into each
+ * encode (an mp4 each, video only).
+ */
+export function rungEncodesJob(source: string, encodes: RungEncode[], filter = ''): MediaJob {
+  const sizes = [...new Set(encodes.map((e) => `${e.width}:${e.height}`))];
+  const at = (size: string) => encodes.flatMap((e, i) => (`${e.width}:${e.height}` === size ? [i] : []));
+  const keyint = 25 * DEFAULT_LADDER.segmentSeconds;
+  return {
+    inputs: [{ url: source }],
+    graph: [
+      `[0:v]fps=25,split=${sizes.length}${sizes.map((_, s) => `[s${s}]`).join('')}`,
+      ...sizes.map((size, s) => `[s${s}]scale=${size}${filter},setsar=1,format=yuv420p,split=${at(size).length}${at(size).map((i) => `[v${i}]`).join('')}`),
+    ].join(';'),
+    outputs: encodes.map((e, i) => ({
+      url: e.file,
+      format: 'mp4',
+      streams: [
+        {
+          kind: 'video' as const,
+          label: `v${i}`,
+          codec: 'libx264',
+          fps: '25',
+          ...('crf' in e.rate ? { maxrate: e.rate.maxKbps * 1000, bufsize: e.rate.maxKbps * 2000 } : { bitrate: e.rate.kbps * 1000 }),
+          options: { preset: e.preset, ...('crf' in e.rate ? { crf: e.rate.crf } : {}), profile: 'high', 'x264-params': `${rungX264Params(keyint)}${e.x264 ?? ''}` },
+        },
+      ],
+    })),
+  };
+}
 
 /** A rendition's init and media segments joined: one fragmented mp4. */
 export function join(dir: string, out: string): string {

@@ -31,10 +31,16 @@ import { originalKey } from '../apps/server/src/storage/media-keys.ts';
 import { makeCorpus, type CorpusClip } from './corpus.ts';
 import { benchDatabaseUrl, cpuSeconds, engineVersion, ensureDatabase, fmt, loadNow, media, ratio, report, type Figure } from './lib.ts';
 import { peertubeLadder, peertubeTargetBitrate, RESOLUTIONS, x264, type PeerTubeLadder } from './peertube-ladder.ts';
-import { join, ssims } from './quality.ts';
+import { join, rungEncodesJob, ssims } from './quality.ts';
+import { bytesAt, type CurvePoint } from './rate-quality.ts';
 
 const root = path.resolve('bench/tmp/transcode');
 const SECONDS = Number(process.env.TRANSCODE_SECONDS ?? 60);
+const GOAL_BYTES = 0.8;
+const GOAL_CPU = 0.7;
+const GOAL_WALL = 0.5;
+const GOAL_STILL = 0.1;
+const GOAL_PLAYABLE_S = 10;
 
 const folderBytes = (dir: string) => readdirSync(dir).reduce((n, f) => n + statSync(path.join(dir, f)).size, 0);
 const MB = (bytes: number) => `${fmt(bytes / 1e6, 2)} MB`;
@@ -176,6 +182,66 @@ async function ladderFloor(clip: CorpusClip, startCpu: number): Promise<number> 
   return cpu;
 }
 
+/** x264's presets, fastest first. */
+const PRESETS = ['ultrafast', 'superfast', 'veryfast', 'faster', 'fast', 'medium', 'slow', 'slower', 'veryslow'];
+/** The rate-quality curves run on a short corpus: a slower preset on 60 s of 1080p would add minutes. */
+const CURVE_SECONDS = 10;
+/** CRF steps above the rung's own that each curve encodes (its own CRF included). */
+const CURVE_STEPS = [0, 2, 4];
+
+/** A rung over the bytes goal and what its rate-quality curves said on the short clip. */
+interface Reach {
+  rung: Rendition;
+  /** PeerTube's rendition of the short clip: video bytes and SSIM. */
+  theirs: { bytes: number; ssim: number };
+  curves: { preset: string; points: CurvePoint[]; encodeCpu: number }[];
+}
+
+/**
+ * Why a rung misses the bytes goal: on a short clip of the same corpus, PeerTube's ladder again,
+ * and the rung's rate-quality curve (its CRF and two higher, under its cap, the job's scale,
+ * keyframes and B-frames) at its own preset and a slower one (slow, or slower where the rung is
+ * slow already), each encode's CPU less a decode-and-scale-only run. The bytes each curve needs at
+ * PeerTube's SSIM say whether the rung's CRF, its preset or x264 itself stands in the way.
+ */
+async function reachBytesGoal(clip: CorpusClip, missed: Rendition[]): Promise<Reach[]> {
+  const dir = path.join(root, `reach-${clip.name}`);
+  const pt = await peertubeLadder(clip.file, path.join(dir, 'peertube'), { width: 1920, height: 1080, fps: 25, seconds: CURVE_SECONDS });
+  const out: Reach[] = [];
+  for (const rung of missed) {
+    const size = { width: rung.width, height: rung.height };
+    const c0 = cpuSeconds();
+    await media.engine.run({
+      inputs: [{ url: clip.file }],
+      graph: `[0:v]fps=25,scale=${rung.width}:${rung.height},setsar=1,format=yuv420p[v]`,
+      outputs: [{ url: '/dev/null', format: 'null', streams: [{ kind: 'video', label: 'v', codec: 'wrapped_avframe' }] }],
+    });
+    const decodeCpu = cpuSeconds() - c0;
+    const own = PRESETS.indexOf(rung.preset);
+    const presets = [rung.preset, PRESETS[Math.max(own + 1, PRESETS.indexOf('slow'))]!];
+    const encodes = presets.map((preset) => CURVE_STEPS.map((step) => ({ preset, crf: rung.crf + step, file: path.join(dir, `${rung.rung}-${preset}-${rung.crf + step}.mp4`) })));
+    const encodeCpu: number[] = [];
+    for (const runs of encodes) {
+      const c = cpuSeconds();
+      await media.engine.run(rungEncodesJob(clip.file, runs.map((e) => ({ ...size, file: e.file, preset: e.preset, rate: { crf: String(e.crf), maxKbps: rung.maxKbps } }))));
+      encodeCpu.push(cpuSeconds() - c - decodeCpu);
+    }
+    const theirs = pt.renditions.find((x) => x.resolution === rung.rung)!;
+    const values = await ssims(clip.file, [...encodes.flat(), theirs].map((e) => ({ file: e.file, ...size })));
+    out.push({
+      rung,
+      theirs: { bytes: theirs.bytes - pt.audioBytes, ssim: values.at(-1)! },
+      curves: encodes.map((runs, k) => ({
+        preset: presets[k]!,
+        points: runs.map((e, i) => ({ crf: e.crf, bytes: statSync(e.file).size, ssim: values[k * runs.length + i]! })),
+        encodeCpu: encodeCpu[k]!,
+      })),
+    });
+  }
+  rmSync(dir, { recursive: true, force: true });
+  return out;
+}
+
 interface ClipResult {
   clip: CorpusClip;
   ladder: Rendition[];
@@ -183,8 +249,14 @@ interface ClipResult {
   theirs: PeerTubeLadder & { ssim: Record<number, number>; cpuLessStarts: number };
   /** ladderFloor's CPU-s on this clip. */
   floor: number;
+  /** The rungs over the bytes goal, and their rate-quality curves on the short clip. */
+  reach: Reach[];
   loads: string[];
 }
+
+/** The bytes goal for one rung: at most its share of PeerTube's video bytes, at an SSIM no lower. */
+const bytesGoalMet = (mine: { bytes: number; ssim: number }, theirs: { bytes: number; ssim: number }) =>
+  ratio(mine.bytes, theirs.bytes) <= GOAL_BYTES && mine.ssim >= theirs.ssim;
 
 /** Both ladders on one clip, PeerTube's first when `theirsFirst`; bytes and SSIM per rung. */
 async function compare(clip: CorpusClip, theirsFirst: boolean, startCpu: number): Promise<ClipResult> {
@@ -227,7 +299,7 @@ async function compare(clip: CorpusClip, theirsFirst: boolean, startCpu: number)
   const ssim = Object.fromEntries(t.renditions.map((r, i) => [r.resolution, values[ladder.length + i]!]));
   // Our engine starts a Node child per command (about half a CPU-second); PeerTube's ffmpeg does not.
   const cpuLessStarts = t.cpu - startCpu * t.steps.length;
-  return { clip, ladder, ours: { cpu: o.cpu, wall: o.wall, video, audio: folderBytes(path.join(o.hls, 'audio')) }, theirs: { ...t, ssim, cpuLessStarts }, floor, loads };
+  return { clip, ladder, ours: { cpu: o.cpu, wall: o.wall, video, audio: folderBytes(path.join(o.hls, 'audio')) }, theirs: { ...t, ssim, cpuLessStarts }, floor, reach: [], loads };
 }
 
 rmSync(root, { recursive: true, force: true });
@@ -254,12 +326,50 @@ const results: ClipResult[] = [];
 for (const [i, clip] of corpus.clips.entries()) results.push(await compare(clip, i % 2 === 1, startCpu));
 step('still clip');
 const still = await transcode(stillSource);
+const short = await makeCorpus(path.join(root, 'short'), CURVE_SECONDS);
+for (const r of results) {
+  const missed = r.ladder.filter((l) => {
+    const pt = r.theirs.renditions.find((x) => x.resolution === l.rung)!;
+    return !bytesGoalMet(r.ours.video[renditionName(l)]!, { bytes: pt.bytes - r.theirs.audioBytes, ssim: r.theirs.ssim[l.rung]! });
+  });
+  if (missed.length === 0) continue;
+  r.reach = await reachBytesGoal(short.clips.find((c) => c.name === r.clip.name)!, missed);
+  r.loads.push(`rate-quality curves of ${missed.map(renditionName).join(', ')} on the ${CURVE_SECONDS} s clip ${loadNow()}`);
+  step(`${r.clip.name}: rate-quality curves of ${missed.map(renditionName).join(', ')}`);
+}
 
-const GOAL_BYTES = 0.8;
-const GOAL_CPU = 0.7;
-const GOAL_WALL = 0.5;
-const GOAL_STILL = 0.1;
-const GOAL_PLAYABLE_S = 10;
+const signed = (n: number) => `${n >= 0 ? '+' : ''}${fmt(n, 4)}`;
+
+/** A curve's bytes at PeerTube's SSIM, as a share of PeerTube's bytes ('>0.99' when only bounded). */
+function neededAt(x: Reach, curve: Reach['curves'][number]): { share: number; text: string } {
+  const at = bytesAt(curve.points, x.theirs.ssim);
+  const share = ratio(at.bytes, x.theirs.bytes);
+  return { share: at.bound === '>' ? Infinity : share, text: `${at.bound}${fmt(share, 2)}x` };
+}
+
+/** What the rate-quality curves said per rung (reachBytesGoal), for the report. */
+function reachLines(reach: Reach[]): string[] {
+  if (reach.length === 0) return [];
+  return [
+    `- why the rungs over the bytes goal miss it: on a ${CURVE_SECONDS} s clip of the same kind, PeerTube's ladder again and each rung's rate-quality curve (its CRF and ${CURVE_STEPS.slice(1).map((n) => `+${n}`).join(', ')}, under its cap) at its own preset and a slower one; the bytes each needs at PeerTube's SSIM (log bytes interpolated in SSIM; ">" where its lowest CRF stays under that SSIM), and the encode CPU-s (less a decode-and-scale-only run):`,
+    ...reach.map((x) => {
+      const [own, slower] = x.curves as [Reach['curves'][number], Reach['curves'][number]];
+      const setting = own.points[0]!;
+      const curves = x.curves
+        .map((c) => `${c.preset} (CRF ${c.points.map((p) => p.crf).join('/')}: ${c.points.map((p) => `${fmt(ratio(p.bytes, x.theirs.bytes), 2)}x at ${fmt(p.ssim, 4)}`).join(', ')}; ${fmt(c.encodeCpu, 1)} CPU-s) needs ${neededAt(x, c).text}`)
+        .join('; ');
+      const verdict = bytesGoalMet(setting, x.theirs)
+        ? `the rung's own setting meets the goal on this clip (${fmt(ratio(setting.bytes, x.theirs.bytes), 2)}x at ${signed(setting.ssim - x.theirs.ssim)}): the miss is the longer clip's`
+        : neededAt(x, own).share <= GOAL_BYTES
+          ? `a higher CRF at the rung's own preset meets it: the one CRF the job gives every video is held down by the clips where it does not (a CRF chosen per video would meet it)`
+          : neededAt(x, slower).share <= GOAL_BYTES
+            ? `only ${slower.preset} meets it, at ${fmt(ratio(slower.encodeCpu, own.encodeCpu), 1)}x the encode CPU of ${own.preset}, against the CPU goal`
+            : `neither preset meets it: at PeerTube's SSIM x264 needs more than ${GOAL_BYTES}x its bytes here`;
+      return `  - ${renditionName(x.rung)} (PeerTube ${MB(x.theirs.bytes)} at SSIM ${fmt(x.theirs.ssim, 4)}): ${curves}. **${verdict}.**`;
+    }),
+  ];
+}
+
 const lines: string[] = [];
 const figures: Figure[] = [];
 for (const r of results) {
@@ -270,7 +380,7 @@ for (const r of results) {
     const pt = theirs.renditions.find((x) => x.resolution === l.rung)!;
     const ptVideo = pt.bytes - theirs.audioBytes;
     const q = ratio(mine.bytes, ptVideo);
-    return { name, l, mine, pt, ptVideo, q, ptSsim: theirs.ssim[l.rung]!, met: q <= GOAL_BYTES && mine.ssim >= theirs.ssim[l.rung]! };
+    return { name, l, mine, pt, ptVideo, q, ptSsim: theirs.ssim[l.rung]!, met: bytesGoalMet(mine, { bytes: ptVideo, ssim: theirs.ssim[l.rung]! }) };
   });
   const low = rows[0]!;
   const download = ratio(low.mine.bytes + ours.audio, low.pt.bytes);
@@ -284,13 +394,14 @@ for (const r of results) {
     '|---|---|---|---|---|---|---|',
     ...rows.map(
       (x) =>
-        `| ${x.name} (CRF ${x.l.crf} ${x.l.preset}, cap ${x.l.maxKbps} kbit/s) | ${MB(x.mine.bytes)} | ${fmt(x.mine.ssim, 4)} | ${MB(x.ptVideo)} (${fmt(x.pt.maxrate / 1000, 0)} kbit/s) | ${fmt(x.ptSsim, 4)} | ${fmt(x.q, 2)} | ${x.mine.ssim >= x.ptSsim ? '+' : ''}${fmt(x.mine.ssim - x.ptSsim, 4)} |`,
+        `| ${x.name} (CRF ${x.l.crf} ${x.l.preset}, cap ${x.l.maxKbps} kbit/s) | ${MB(x.mine.bytes)} | ${fmt(x.mine.ssim, 4)} | ${MB(x.ptVideo)} (${fmt(x.pt.maxrate / 1000, 0)} kbit/s) | ${fmt(x.ptSsim, 4)} | ${fmt(x.q, 2)} | ${signed(x.mine.ssim - x.ptSsim)} |`,
     ),
     `| audio | ${MB(ours.audio)} once (AAC ${128} kbit/s) | | ${MB(theirs.audioBytes)} in every rendition (copied) | | | |`,
     '',
     `- 240p viewer (video + audio): Glimpse ${MB(low.mine.bytes + ours.audio)}, PeerTube ${MB(low.pt.bytes)}: **${fmt(download, 2)}x** (goal <= ${GOAL_BYTES})`,
     `- whole ladder: Glimpse ${fmt(ours.cpu, 1)} CPU-s, ${fmt(ours.wall, 1)} s wall; PeerTube ${fmt(theirs.cpu, 1)} CPU-s (${fmt(theirs.cpuLessStarts, 1)} less its ${theirs.steps.length} engine starts of ${fmt(startCpu, 2)} CPU-s, the figure compared), ${fmt(theirs.wall, 1)} s wall, playable after ${fmt(theirs.playable, 1)} s: **CPU ${fmt(cpu, 2)}x, wall ${fmt(wall, 2)}x** (goals <= ${GOAL_CPU}, <= ${GOAL_WALL})`,
-    `- the least a ladder at PeerTube's preset costs here: its five x264 encodes (its options and caps) from one decode of the source, each rung scaled from it, no audio, playlists or storage: ${fmt(r.floor, 1)} CPU-s, **${fmt(floor, 2)}x** PeerTube's ladder. ${floor > GOAL_CPU ? `Above the CPU goal (${GOAL_CPU}): no ladder of these encodes reaches it; only a faster preset (more bytes at equal SSIM) or a cheaper encoder would` : `Under the CPU goal (${GOAL_CPU}): the rest of Glimpse's share is its own work`} (Glimpse's slower presets on 240p-480p buy the bytes above).`,
+    `- the least a ladder at PeerTube's preset costs here: its five x264 encodes (its options and caps) from one decode of the source, each rung scaled from it, no audio, playlists or storage: ${fmt(r.floor, 1)} CPU-s, **${fmt(floor, 2)}x** PeerTube's ladder; on ${os.cpus().length} cores at least ${fmt(r.floor / os.cpus().length, 1)} s, **${fmt(ratio(r.floor / os.cpus().length, theirs.wall), 2)}x** its wall. ${floor > GOAL_CPU ? `Above the CPU goal (${GOAL_CPU}): no ladder of these encodes reaches it; only a faster preset (more bytes at equal SSIM) or a cheaper encoder would` : `Under the CPU goal (${GOAL_CPU}): the rest of Glimpse's share is its own work`} (Glimpse's slower presets buy the bytes above).`,
+    ...reachLines(r.reach),
     `- PeerTube's steps: ${theirs.steps.join('; ')}`,
     `- load average at each step: ${r.loads.join('; ')}`,
     '',
@@ -298,10 +409,22 @@ for (const r of results) {
   figures.push(
     {
       figure: `${r.clip.name}: Glimpse / PeerTube video bytes per rung (SSIM difference), ${SECONDS} s 1080p25`,
-      value: rows.map((x) => `${x.name} ${fmt(x.q, 2)} (${x.mine.ssim >= x.ptSsim ? '+' : ''}${fmt(x.mine.ssim - x.ptSsim, 4)})`).join(', '),
+      value: rows.map((x) => `${x.name} ${fmt(x.q, 2)} (${signed(x.mine.ssim - x.ptSsim)})`).join(', '),
       goal: `every rung <= ${GOAL_BYTES} at SSIM >= PeerTube's`,
       met: rows.every((x) => x.met),
     },
+    ...(r.reach.length > 0
+      ? [
+          {
+            figure: `${r.clip.name}: the rungs over the bytes goal, bytes they need at PeerTube's SSIM on a ${CURVE_SECONDS} s clip / PeerTube's, own preset / a slower one (its encode CPU / own's)`,
+            value: r.reach
+              .map((x) => `${renditionName(x.rung)} ${x.curves.map((c) => `${neededAt(x, c).text} ${c.preset}`).join(' / ')} (${fmt(ratio(x.curves[1]!.encodeCpu, x.curves[0]!.encodeCpu), 1)}x CPU)`)
+              .join(', '),
+            goal: '-',
+            met: null,
+          },
+        ]
+      : []),
     { figure: `${r.clip.name}: 240p viewer's download (video + audio) / PeerTube's`, value: `${fmt(download, 2)} (${MB(low.mine.bytes + ours.audio)} vs ${MB(low.pt.bytes)})`, goal: `<= ${GOAL_BYTES}`, met: download <= GOAL_BYTES },
     {
       figure: `${r.clip.name}: whole ladder CPU and wall / PeerTube's`,

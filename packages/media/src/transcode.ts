@@ -53,14 +53,19 @@ function toneMapFilter(p: ProbeResult): string[] {
   ];
 }
 
+/**
+ * The x264 parameters of every rung. A keyframe exactly every segment (`keyint` frames), in every
+ * rung: segments align and players switch anywhere. Up to 16 B-frames placed by the fast heuristic
+ * (PeerTube's -bf 16 -b_strategy 1): on a screen recording's 720p, 0.60 MB at SSIM 0.9970 against
+ * 1.08 MB at 0.9959 with x264's 3 (ADR 025).
+ */
+export const rungX264Params = (keyint: number): string => `keyint=${keyint}:min-keyint=${keyint}:scenecut=0:open-gop=0:bframes=16:b-adapt=1`;
+
 const x264Options = (r: Rendition, keyint: number): Record<string, string> => ({
   preset: r.preset,
   crf: String(r.crf),
   profile: 'high',
-  // A keyframe exactly every segment, in every rung: segments align and players switch anywhere.
-  // Up to 16 B-frames placed by the fast heuristic (PeerTube's -bf 16 -b_strategy 1): on a screen
-  // recording's 720p, 0.60 MB at SSIM 0.9970 against 1.08 MB at 0.9959 with x264's 3 (ADR 025).
-  'x264-params': `keyint=${keyint}:min-keyint=${keyint}:scenecut=0:open-gop=0:bframes=16:b-adapt=1`,
+  'x264-params': rungX264Params(keyint),
 });
 
 /**

@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { bytesAt } from './rate-quality.ts';
+
+// A curve as x264 draws one: fewer bytes and a lower SSIM at each higher CRF.
+const curve = [
+  { crf: 23, bytes: 1000, ssim: 0.995 },
+  { crf: 25, bytes: 800, ssim: 0.993 },
+  { crf: 27, bytes: 640, ssim: 0.99 },
+];
+
+describe('bytesAt', () => {
+  it('interpolates log bytes in SSIM between the two points around it', () => {
+    expect(bytesAt(curve, 0.994)).toEqual({ bytes: expect.closeTo(Math.sqrt(1000 * 800), 6), bound: '' });
+    expect(bytesAt([...curve].reverse(), 0.9915).bytes).toBeCloseTo(Math.sqrt(800 * 640), 6);
+  });
+
+  it('gives a point itself at its SSIM', () => {
+    for (const point of curve) expect(bytesAt(curve, point.ssim)).toEqual({ bytes: expect.closeTo(point.bytes, 6), bound: '' });
+  });
+
+  it('bounds what the points do not reach', () => {
+    expect(bytesAt(curve, 0.997)).toEqual({ bytes: 1000, bound: '>' });
+    expect(bytesAt(curve, 0.98)).toEqual({ bytes: 640, bound: '<' });
+  });
+});
