@@ -214,7 +214,7 @@ describe('planTranscode', () => {
     expect(hls.streams.filter((s) => s.kind === 'audio')).toHaveLength(1);
     // Quality-capped: CRF under each rung's cap; a keyframe every 4 s at each rung's own rate.
     expect(hls.streams[1]).toMatchObject({ codec: 'libx264', fps: '30', maxrate: 400_000, bufsize: 800_000, options: { crf: '25', preset: 'medium', 'x264-params': 'keyint=120:min-keyint=120:scenecut=0:open-gop=0:bframes=16:b-adapt=1' } });
-    expect(hls.streams[4]).toMatchObject({ fps: '60', maxrate: 2_800_000, options: { crf: '23', preset: 'veryfast', 'x264-params': 'keyint=240:min-keyint=240:scenecut=0:open-gop=0:bframes=16:b-adapt=1' } });
+    expect(hls.streams[4]).toMatchObject({ fps: '60', maxrate: 2_800_000, options: { crf: '24', preset: 'faster', 'x264-params': 'keyint=240:min-keyint=240:scenecut=0:open-gop=0:bframes=16:b-adapt=1' } });
     expect(job.outputs.map((o) => o.url)).toEqual(['/w/out/%v/index.m3u8', '/w/out/poster.png', '/w/out/storyboard.png']);
   });
 
