@@ -14,7 +14,7 @@ import { selectLadder, type MediaJob } from '@glimpse/media';
 import { makeCorpus } from './corpus.ts';
 import { cpuSeconds, fmt, loadNow, machine, media } from './lib.ts';
 import { peertubeLadder } from './peertube-ladder.ts';
-import { rungEncodesJob, ssims } from './quality.ts';
+import { rungEncodesJob, scaleOnlyJob, ssims } from './quality.ts';
 
 const SECONDS = Number(process.env.SWEEP_SECONDS ?? 10);
 const list = (v: string | undefined, d: string) => (v ?? d).split(',').filter(Boolean);
@@ -30,12 +30,8 @@ const root = path.resolve(`bench/tmp/sweep-${process.pid}`);
 
 /** One decode, scaled as the job scales, into one mp4 per CRF at `preset` (null: no encode, the baseline). */
 function job(source: string, r: { width: number; height: number; maxKbps: number }, preset: string | null, out: (crf: string) => string): MediaJob {
-  if (preset) return rungEncodesJob(source, CRFS.map((crf) => ({ file: out(crf), width: r.width, height: r.height, preset, rate: { crf, maxKbps: r.maxKbps }, x264: X264 })), FILTER);
-  return {
-    inputs: [{ url: source }],
-    graph: `[0:v]fps=25,scale=${r.width}:${r.height}${FILTER},setsar=1,format=yuv420p[v]`,
-    outputs: [{ url: '/dev/null', format: 'null', streams: [{ kind: 'video' as const, label: 'v', codec: 'wrapped_avframe' }] }],
-  };
+  if (!preset) return scaleOnlyJob(source, r, FILTER);
+  return rungEncodesJob(source, CRFS.map((crf) => ({ file: out(crf), width: r.width, height: r.height, preset, crf, maxKbps: r.maxKbps, x264: X264 })), FILTER);
 }
 
 async function cpuOf(fn: () => Promise<unknown>): Promise<number> {

@@ -4,18 +4,25 @@ import path from 'node:path';
 import { DEFAULT_LADDER, rungX264Params, type MediaJob } from '@glimpse/media';
 import { media } from './lib.ts';
 
-/**
- * One x264 encode of a rung as the transcode job makes it (its scale, keyframes and B-frames), at
- * a preset and either a CRF under the rung's cap or an average bitrate (no CRF, no cap).
- */
+/** One x264 encode of a rung as the transcode job makes it: its scale, CRF under its cap, keyframes and B-frames. */
 export interface RungEncode {
   file: string;
   width: number;
   height: number;
   preset: string;
-  rate: { crf: string; maxKbps: number } | { kbps: number };
+  crf: string;
+  maxKbps: number;
   /** More x264 parameters, `:`-led (a sweep's trial). */
   x264?: string;
+}
+
+/** The source decoded at 25 fps and scaled to a rung's size (`filter` after the scale), no encode: what rungEncodesJob costs before its encodes. */
+export function scaleOnlyJob(source: string, size: { width: number; height: number }, filter = ''): MediaJob {
+  return {
+    inputs: [{ url: source }],
+    graph: `[0:v]fps=25,scale=${size.width}:${size.height}${filter},setsar=1,format=yuv420p[v]`,
+    outputs: [{ url: '/dev/null', format: 'null', streams: [{ kind: 'video' as const, label: 'v', codec: 'wrapped_avframe' }] }],
+  };
 }
 
 /**
@@ -41,8 +48,9 @@ export function rungEncodesJob(source: string, encodes: RungEncode[], filter = '
           label: `v${i}`,
           codec: 'libx264',
           fps: '25',
-          ...('crf' in e.rate ? { maxrate: e.rate.maxKbps * 1000, bufsize: e.rate.maxKbps * 2000 } : { bitrate: e.rate.kbps * 1000 }),
-          options: { preset: e.preset, ...('crf' in e.rate ? { crf: e.rate.crf } : {}), profile: 'high', 'x264-params': `${rungX264Params(keyint)}${e.x264 ?? ''}` },
+          maxrate: e.maxKbps * 1000,
+          bufsize: e.maxKbps * 2000,
+          options: { preset: e.preset, crf: e.crf, profile: 'high', 'x264-params': `${rungX264Params(keyint)}${e.x264 ?? ''}` },
         },
       ],
     })),

@@ -17,7 +17,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, copyFileSync } 
 import os from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
-import { clipJob, renditionName, selectLadder, type Rendition } from '@glimpse/media';
+import { clipJob, renditionName, selectLadder, X264_PRESETS, type Rendition } from '@glimpse/media';
 import { CHUNK_BYTES } from '@glimpse/contract';
 import { buildApp } from '../apps/server/src/app.ts';
 import { createContext } from '../apps/server/src/boot.ts';
@@ -31,7 +31,7 @@ import { originalKey } from '../apps/server/src/storage/media-keys.ts';
 import { makeCorpus, type CorpusClip } from './corpus.ts';
 import { benchDatabaseUrl, cpuSeconds, engineVersion, ensureDatabase, fmt, loadNow, media, ratio, report, type Figure } from './lib.ts';
 import { peertubeLadder, peertubeTargetBitrate, RESOLUTIONS, x264, type PeerTubeLadder } from './peertube-ladder.ts';
-import { join, rungEncodesJob, ssims } from './quality.ts';
+import { join, rungEncodesJob, scaleOnlyJob, ssims } from './quality.ts';
 import { bytesAt, type CurvePoint } from './rate-quality.ts';
 
 const root = path.resolve('bench/tmp/transcode');
@@ -182,8 +182,6 @@ async function ladderFloor(clip: CorpusClip, startCpu: number): Promise<number> 
   return cpu;
 }
 
-/** x264's presets, fastest first. */
-const PRESETS = ['ultrafast', 'superfast', 'veryfast', 'faster', 'fast', 'medium', 'slow', 'slower', 'veryslow'];
 /** The rate-quality curves run on a short corpus: a slower preset on 60 s of 1080p would add minutes. */
 const CURVE_SECONDS = 10;
 /** CRF steps above the rung's own that each curve encodes (its own CRF included). */
@@ -211,19 +209,15 @@ async function reachBytesGoal(clip: CorpusClip, missed: Rendition[]): Promise<Re
   for (const rung of missed) {
     const size = { width: rung.width, height: rung.height };
     const c0 = cpuSeconds();
-    await media.engine.run({
-      inputs: [{ url: clip.file }],
-      graph: `[0:v]fps=25,scale=${rung.width}:${rung.height},setsar=1,format=yuv420p[v]`,
-      outputs: [{ url: '/dev/null', format: 'null', streams: [{ kind: 'video', label: 'v', codec: 'wrapped_avframe' }] }],
-    });
+    await media.engine.run(scaleOnlyJob(clip.file, size));
     const decodeCpu = cpuSeconds() - c0;
-    const own = PRESETS.indexOf(rung.preset);
-    const presets = [rung.preset, PRESETS[Math.max(own + 1, PRESETS.indexOf('slow'))]!];
+    const own = X264_PRESETS.indexOf(rung.preset);
+    const presets = [rung.preset, X264_PRESETS[Math.max(own + 1, X264_PRESETS.indexOf('slow'))]!];
     const encodes = presets.map((preset) => CURVE_STEPS.map((step) => ({ preset, crf: rung.crf + step, file: path.join(dir, `${rung.rung}-${preset}-${rung.crf + step}.mp4`) })));
     const encodeCpu: number[] = [];
     for (const runs of encodes) {
       const c = cpuSeconds();
-      await media.engine.run(rungEncodesJob(clip.file, runs.map((e) => ({ ...size, file: e.file, preset: e.preset, rate: { crf: String(e.crf), maxKbps: rung.maxKbps } }))));
+      await media.engine.run(rungEncodesJob(clip.file, runs.map((e) => ({ ...size, file: e.file, preset: e.preset, crf: String(e.crf), maxKbps: rung.maxKbps }))));
       encodeCpu.push(cpuSeconds() - c - decodeCpu);
     }
     const theirs = pt.renditions.find((x) => x.resolution === rung.rung)!;

@@ -214,7 +214,8 @@ export function moveVariant(master: string, from: string, to: string): string {
     .join('\n');
 }
 
-const X264_PRESETS = ['ultrafast', 'superfast', 'veryfast', 'faster', 'fast', 'medium', 'slow', 'slower', 'veryslow', 'placebo'];
+/** x264's presets, fastest first. */
+export const X264_PRESETS = ['ultrafast', 'superfast', 'veryfast', 'faster', 'fast', 'medium', 'slow', 'slower', 'veryslow', 'placebo'];
 
 /** The faster of two x264 presets (an unknown name counts as the slowest). */
 function fasterPreset(a: string, b: string): string {
