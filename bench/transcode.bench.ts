@@ -252,6 +252,18 @@ interface ClipResult {
 const bytesGoalMet = (mine: { bytes: number; ssim: number }, theirs: { bytes: number; ssim: number }) =>
   ratio(mine.bytes, theirs.bytes) <= GOAL_BYTES && mine.ssim >= theirs.ssim;
 
+/** Each rung of a clip beside PeerTube's: video bytes, SSIM, their ratio and whether the bytes goal is met. */
+function rungRows({ ladder, ours, theirs }: ClipResult) {
+  return ladder.map((l) => {
+    const name = renditionName(l);
+    const mine = ours.video[name]!;
+    const pt = theirs.renditions.find((x) => x.resolution === l.rung)!;
+    const ptVideo = pt.bytes - theirs.audioBytes;
+    const q = ratio(mine.bytes, ptVideo);
+    return { name, l, mine, pt, ptVideo, q, ptSsim: theirs.ssim[l.rung]!, met: bytesGoalMet(mine, { bytes: ptVideo, ssim: theirs.ssim[l.rung]! }) };
+  });
+}
+
 /** Both ladders on one clip, PeerTube's first when `theirsFirst`; bytes and SSIM per rung. */
 async function compare(clip: CorpusClip, theirsFirst: boolean, startCpu: number): Promise<ClipResult> {
   const loads: string[] = [];
@@ -322,10 +334,7 @@ step('still clip');
 const still = await transcode(stillSource);
 const short = await makeCorpus(path.join(root, 'short'), CURVE_SECONDS);
 for (const r of results) {
-  const missed = r.ladder.filter((l) => {
-    const pt = r.theirs.renditions.find((x) => x.resolution === l.rung)!;
-    return !bytesGoalMet(r.ours.video[renditionName(l)]!, { bytes: pt.bytes - r.theirs.audioBytes, ssim: r.theirs.ssim[l.rung]! });
-  });
+  const missed = rungRows(r).flatMap((x) => (x.met ? [] : [x.l]));
   if (missed.length === 0) continue;
   r.reach = await reachBytesGoal(short.clips.find((c) => c.name === r.clip.name)!, missed);
   r.loads.push(`rate-quality curves of ${missed.map(renditionName).join(', ')} on the ${CURVE_SECONDS} s clip ${loadNow()}`);
@@ -368,14 +377,7 @@ const lines: string[] = [];
 const figures: Figure[] = [];
 for (const r of results) {
   const { ours, theirs } = r;
-  const rows = r.ladder.map((l) => {
-    const name = renditionName(l);
-    const mine = ours.video[name]!;
-    const pt = theirs.renditions.find((x) => x.resolution === l.rung)!;
-    const ptVideo = pt.bytes - theirs.audioBytes;
-    const q = ratio(mine.bytes, ptVideo);
-    return { name, l, mine, pt, ptVideo, q, ptSsim: theirs.ssim[l.rung]!, met: bytesGoalMet(mine, { bytes: ptVideo, ssim: theirs.ssim[l.rung]! }) };
-  });
+  const rows = rungRows(r);
   const low = rows[0]!;
   const download = ratio(low.mine.bytes + ours.audio, low.pt.bytes);
   const cpu = ratio(ours.cpu, theirs.cpuLessStarts);
