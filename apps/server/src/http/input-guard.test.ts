@@ -110,7 +110,7 @@ describe('what Fastify answers before our handlers', () => {
   const expectGuarded = (res: Awaited<ReturnType<TestContext['app']['inject']>>, status: number) => {
     expectApiError(res, status);
     expect(res.json()).toMatchObject({ data: null, success: false, errors: [] });
-    expect(res.headers['content-security-policy']).toContain("default-src 'self'");
+    expect(res.headers['content-security-policy']).toBe("default-src 'none';frame-ancestors 'none'");
     expect(res.headers['x-content-type-options']).toBe('nosniff');
   };
   const logged = (url: string) => logLines.map((l) => JSON.parse(l) as { msg: string; req?: { url: string } }).some((l) => l.req?.url === url);

@@ -3,7 +3,7 @@ import { Socket } from 'node:net';
 import Fastify from 'fastify';
 import helmet from 'helmet';
 import { describe, expect, it } from 'vitest';
-import { installSecurityHeaders, SecurityHeaders, type SecurityPolicy } from './security-headers.ts';
+import { DATA_POLICY, installSecurityHeaders, SecurityHeaders, type SecurityPolicy } from './security-headers.ts';
 
 const policy = (origins: readonly string[]): SecurityPolicy => ({
   contentSecurityPolicy: { directives: { defaultSrc: ["'self'"], mediaSrc: ["'self'", origins.join(' ') || "'self'"], upgradeInsecureRequests: null } },
@@ -35,10 +35,10 @@ describe('SecurityHeaders', () => {
     expect(after.getHeader('content-security-policy')).toContain("media-src 'self' https://a.example https://b.example");
   });
 
-  it("puts the app's headers on every answer (a 404 too) and a route's own where it has them", async () => {
+  it("puts the pages' headers on every answer (a 404 too), the data policy under the API's prefix, and a route's own where it has them", async () => {
     const app = Fastify();
     const headers = new SecurityHeaders(policy, () => ['https://a.example']);
-    installSecurityHeaders(app, headers);
+    installSecurityHeaders(app, { pages: headers, data: new SecurityHeaders(() => DATA_POLICY, () => null), dataPrefix: '/api/' });
     const framable = headers.with((p) => ({
       ...p,
       contentSecurityPolicy: { directives: { ...p.contentSecurityPolicy.directives, frameAncestors: ['*'] } },
@@ -46,16 +46,26 @@ describe('SecurityHeaders', () => {
     }));
     app.get('/page', async () => 'page');
     app.get('/embed', { config: { securityHeaders: framable } }, async () => 'embed');
+    app.get('/api/thing', async () => ({ ok: true }));
 
     const page = await app.inject('/page');
     const missing = await app.inject('/nothing');
     const embed = await app.inject('/embed');
+    const data = await app.inject('/api/thing');
+    const dataMissing = await app.inject('/api/nothing');
     expect(page.headers['x-frame-options']).toBe('SAMEORIGIN');
     expect(missing.statusCode).toBe(404);
     expect(missing.headers['content-security-policy']).toBe(page.headers['content-security-policy']);
     expect(embed.headers['x-frame-options']).toBeUndefined();
     expect(embed.headers['content-security-policy']).toContain('frame-ancestors *');
     expect(embed.headers['content-security-policy']).toContain("media-src 'self' https://a.example");
+    // JSON is never a document: nothing may load or frame it, and the policy is a tenth of a page's.
+    for (const res of [data, dataMissing]) {
+      expect(res.headers['content-security-policy']).toBe("default-src 'none';frame-ancestors 'none'");
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
+    }
+    expect(String(page.headers['content-security-policy']).length).toBeGreaterThan(String(data.headers['content-security-policy']).length * 2);
     await app.close();
   });
 });

@@ -17,7 +17,7 @@ export interface HeaderSource {
 type CspDirectives = NonNullable<Exclude<HelmetOptions['contentSecurityPolicy'], boolean | undefined>['directives']>;
 /** The helmet options Glimpse sets, the CSP's directives spelled out so a route's policy can change one. */
 export interface SecurityPolicy {
-  contentSecurityPolicy: { directives: CspDirectives };
+  contentSecurityPolicy: { useDefaults?: boolean; directives: CspDirectives };
   crossOriginEmbedderPolicy?: boolean;
   frameguard?: boolean;
 }
@@ -65,10 +65,29 @@ export class SecurityHeaders<S> implements HeaderSource {
   }
 }
 
-/** Every answer gets the app's headers, or its route's own (`config.securityHeaders`). */
-export function installSecurityHeaders(app: FastifyInstance, headers: HeaderSource): void {
+/**
+ * An answer that is data, never a page: nothing in it may load, run or be framed. Smaller than a
+ * page's policy (41 bytes against 419: an API answer's headers 582 bytes, not 960) and stricter
+ * (OWASP's REST advice).
+ */
+export const DATA_POLICY: SecurityPolicy = {
+  contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
+  crossOriginEmbedderPolicy: false,
+};
+
+export interface AppHeaders {
+  /** The web app's pages, its files and everything not under `dataPrefix`. */
+  pages: HeaderSource;
+  /** The JSON API's answers. */
+  data: HeaderSource;
+  dataPrefix: string;
+}
+
+/** Every answer gets its route's own headers (`config.securityHeaders`), else the API's or the pages'. */
+export function installSecurityHeaders(app: FastifyInstance, headers: AppHeaders): void {
   app.addHook('onRequest', (request, reply, done) => {
-    (request.routeOptions.config.securityHeaders ?? headers).apply(reply.raw);
+    const own = request.routeOptions.config.securityHeaders;
+    (own ?? (request.url.startsWith(headers.dataPrefix) ? headers.data : headers.pages)).apply(reply.raw);
     done();
   });
 }

@@ -105,7 +105,7 @@ describe('two instances', () => {
     expect(await playlist.text()).toContain('#EXTM3U');
     const one = await b.app.inject({ method: 'GET', url: `/api/v1/federation/videos/${feed[0]!._id}` });
     expect(one.json().data.video).toMatchObject({ title: 'Hello fediverse', hlsUrl: feed[0]!.hlsUrl });
-    const csp = String(one.headers['content-security-policy']);
+    const csp = String((await b.app.inject({ method: 'GET', url: `/video/${video.id}` })).headers['content-security-policy']);
     for (const directive of ['media-src', 'connect-src', 'img-src']) expect(csp).toMatch(new RegExp(`${directive} [^;]*${a.base.replace(/[.:/]/g, '\\$&')}`));
 
     // A comment on B arrives on A under the video; A's reply goes back to B, threaded.
