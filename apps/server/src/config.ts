@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { DEFAULT_LADDER, type LadderSettings } from '@glimpse/media';
+import { DEFAULT_LADDER, X264_PRESETS, type LadderSettings } from '@glimpse/media';
 import { z } from 'zod';
 
 const bool = z
@@ -12,6 +12,9 @@ const intList = z
   .string()
   .regex(/^\d+(,\d+)*$/, 'a comma-separated list of whole numbers')
   .transform((v) => v.split(',').map(Number));
+
+/** The x264 presets an operator may name; placebo is left out (many times veryslow's CPU for no visible gain). */
+const LADDER_PRESETS = X264_PRESETS.filter((p) => p !== 'placebo') as [string, ...string[]];
 
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -91,11 +94,11 @@ const envSchema = z.object({
   LADDER_CRF: intList.optional(),
   LADDER_PRESET: z
     .string()
-    .regex(/^(ultrafast|superfast|veryfast|faster|fast|medium|slow|slower|veryslow)(,(ultrafast|superfast|veryfast|faster|fast|medium|slow|slower|veryslow))*$/, 'x264 presets, comma-separated')
+    .refine((v) => v.split(',').every((p) => LADDER_PRESETS.includes(p)), 'x264 presets, comma-separated')
     .transform((v) => v.split(','))
     .optional(),
   /** The x264 preset of the first pass, which makes the lowest rung alone (ADR 019). */
-  LADDER_FIRST_PRESET: z.enum(['ultrafast', 'superfast', 'veryfast', 'faster', 'fast', 'medium', 'slow', 'slower', 'veryslow']).optional(),
+  LADDER_FIRST_PRESET: z.enum(LADDER_PRESETS).optional(),
   LADDER_FPS_CAP: z.coerce.number().int().min(1).max(120).optional(),
   LADDER_MAX_FPS: z.coerce.number().int().min(1).max(120).optional(),
   HLS_SEGMENT_SECONDS: z.coerce.number().int().min(1).max(20).optional(),
