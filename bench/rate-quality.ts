@@ -19,3 +19,15 @@ export function bytesAt(points: CurvePoint[], ssim: number): { bytes: number; bo
   const t = b.ssim === a.ssim ? 1 : (ssim - a.ssim) / (b.ssim - a.ssim);
   return { bytes: Math.exp(Math.log(a.bytes) + t * (Math.log(b.bytes) - Math.log(a.bytes))), bound: '' };
 }
+
+/** SSIM in decibels, -10 log10(1 - SSIM): equal steps are equal ratios of what is left to lose. */
+export const ssimDb = (ssim: number): number => -10 * Math.log10(1 - ssim);
+
+/**
+ * What a step up the CRF costs in quality for what it saves: the SSIM decibels lost per halving
+ * of the bytes from `from` to `to`. Where it is small (grain that x264 spends bits on and SSIM
+ * barely sees) a higher CRF for that video would cost little; where it is large it would not.
+ */
+export function dbPerHalving(from: CurvePoint, to: CurvePoint): number {
+  return (ssimDb(from.ssim) - ssimDb(to.ssim)) / Math.log2(from.bytes / to.bytes);
+}

@@ -33,7 +33,7 @@ import { makeCorpus, type CorpusClip } from './corpus.ts';
 import { benchDatabaseUrl, cpuSeconds, engineVersion, ensureDatabase, fmt, loadNow, media, ratio, report, type Figure } from './lib.ts';
 import { peertubeLadder, peertubeTargetBitrate, RESOLUTIONS, x264, type PeerTubeLadder } from './peertube-ladder.ts';
 import { join, rungEncodesJob, scaleOnlyJob, ssims } from './quality.ts';
-import { bytesAt, type CurvePoint } from './rate-quality.ts';
+import { bytesAt, dbPerHalving, type CurvePoint } from './rate-quality.ts';
 
 const root = path.resolve('bench/tmp/transcode');
 const SECONDS = Number(process.env.TRANSCODE_SECONDS ?? 60);
@@ -318,8 +318,8 @@ await media.engine.run(
   clipJob({ out: stillSource, seconds: SECONDS, width: 1920, height: 1080, fps: 25, pattern: 'smptebars', container: 'mp4', video: { codec: 'libx264', options: { preset: 'ultrafast', crf: '18' } }, audio: { codec: 'aac', bitrate: 192_000 } }),
 );
 const busySource = corpus.clips.find((c) => c.name === 'synthetic')!.file;
-// The corpus's own writeback (several hundred MB) out of the way first: the upload's fsyncs waited
-// behind it, and time to playable measured 10.1 s right after the corpus against 6.4-7.6 s later.
+// The corpus's own writeback (several hundred MB) out of the way first, so that time to playable
+// measures none of the bench's own disk work (it did not explain that figure's spread: ADR 025).
 execFileSync('sync');
 step('corpus on disk (sync)');
 
@@ -359,12 +359,15 @@ function neededAt(x: Reach, curve: Reach['curves'][number]): { share: number; te
 function reachLines(reach: Reach[]): string[] {
   if (reach.length === 0) return [];
   return [
-    `- why the rungs over the bytes goal miss it: on a ${CURVE_SECONDS} s clip of the same kind, PeerTube's ladder again and each rung's rate-quality curve (its CRF and ${CURVE_STEPS.slice(1).map((n) => `+${n}`).join(', ')}, under its cap) at its own preset and a slower one; the bytes each needs at PeerTube's SSIM (log bytes interpolated in SSIM; ">" where its lowest CRF stays under that SSIM), and the encode CPU-s (less a decode-and-scale-only run):`,
+    `- why the rungs over the bytes goal miss it: on a ${CURVE_SECONDS} s clip of the same kind, PeerTube's ladder again and each rung's rate-quality curve (its CRF and ${CURVE_STEPS.slice(1).map((n) => `+${n}`).join(', ')}, under its cap) at its own preset and a slower one; the bytes each needs at PeerTube's SSIM (log bytes interpolated in SSIM; ">" where its lowest CRF stays under that SSIM), the SSIM decibels each CRF step loses per halving of the bytes (small: bits on what SSIM barely sees, which a higher CRF for this video would save), and the encode CPU-s (less a decode-and-scale-only run):`,
     ...reach.map((x) => {
       const [own, slower] = x.curves as [Reach['curves'][number], Reach['curves'][number]];
       const setting = own.points[0]!;
       const curves = x.curves
-        .map((c) => `${c.preset} (CRF ${c.points.map((p) => p.crf).join('/')}: ${c.points.map((p) => `${fmt(ratio(p.bytes, x.theirs.bytes), 2)}x at ${fmt(p.ssim, 4)}`).join(', ')}; ${fmt(c.encodeCpu, 1)} CPU-s) needs ${neededAt(x, c).text}`)
+        .map((c) => {
+          const steps = c.points.slice(1).map((p, i) => fmt(dbPerHalving(c.points[i]!, p), 1));
+          return `${c.preset} (CRF ${c.points.map((p) => p.crf).join('/')}: ${c.points.map((p) => `${fmt(ratio(p.bytes, x.theirs.bytes), 2)}x at ${fmt(p.ssim, 4)}`).join(', ')}; ${steps.join('/')} dB per halving; ${fmt(c.encodeCpu, 1)} CPU-s) needs ${neededAt(x, c).text}`;
+        })
         .join('; ');
       const verdict = bytesGoalMet(setting, x.theirs)
         ? `the rung's own setting meets the goal on this clip (${fmt(ratio(setting.bytes, x.theirs.bytes), 2)}x at ${signed(setting.ssim - x.theirs.ssim)}): the miss is the longer clip's`
