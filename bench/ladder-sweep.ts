@@ -7,7 +7,7 @@
  * (`own`: each rung's preset in DEFAULT_LADDER), SWEEP_CRFS=21,23,25,27 (`+2`: the rung's CRF + 2),
  * SWEEP_RUNGS=240,360,480,720,1080,
  * SWEEP_CLIPS=synthetic,footage,screen, SWEEP_FILTER=hqdn3d after the scale, SWEEP_X264=psy=0 more
- * x264 parameters; writes bench/results/ladder-sweep-<clips>.md)
+ * x264 parameters; writes bench/results/ladder-sweep-<clips>[-own].md)
  */
 import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
