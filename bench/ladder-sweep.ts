@@ -16,7 +16,7 @@ import { makeCorpus } from './corpus.ts';
 import { cpuSeconds, fmt, loadNow, machine, media } from './lib.ts';
 import { peertubeLadder } from './peertube-ladder.ts';
 import { rungEncodesJob, scaleOnlyJob, ssims } from './quality.ts';
-import { dbPerHalving } from './rate-quality.ts';
+import { dbPerStep } from './rate-quality.ts';
 
 const SECONDS = Number(process.env.SWEEP_SECONDS ?? 10);
 const list = (v: string | undefined, d: string) => (v ?? d).split(',').filter(Boolean);
@@ -75,7 +75,7 @@ for (const clip of clips.filter((c) => CLIPS.includes(c.name))) {
         .map((e, i) => ({ e, crf: Number(crfFor(e.crf, r)), bytes: statSync(e.file).size, ssim: values[i]! }))
         .filter((x) => x.e.preset === preset);
       const cells = points.map((x) => `${fmt(x.bytes / 1e6, 3)}, ${fmt(x.ssim, 4)}`);
-      const slopes = points.slice(1).map((x, i) => `${points[i]!.crf}->${x.crf}: ${fmt(dbPerHalving(points[i]!, x), 2)}`);
+      const slopes = dbPerStep(points).map((d, i) => `${points[i]!.crf}->${points[i + 1]!.crf}: ${fmt(d, 2)}`);
       const cpu = encoded.find((e) => e.preset === preset)!.cpu;
       const named = preset === 'own' ? `${r.preset} (own), CRF ${r.crf}` : preset;
       lines.push(`| ${rung}p | ${named} | ${fmt(cpu, 2)} | ${cells.join(' | ')} | ${slopes.join(', ')} | ${fmt((theirs.bytes - pt.audioBytes) / 1e6, 3)}, ${fmt(values.at(-1)!, 4)} |`);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bytesAt, dbPerHalving, ssimDb } from './rate-quality.ts';
+import { bytesAt, dbPerHalving, dbPerStep, ssimDb } from './rate-quality.ts';
 
 // A curve as x264 draws one: fewer bytes and a lower SSIM at each higher CRF.
 const curve = [
@@ -32,5 +32,6 @@ describe('dbPerHalving', () => {
     expect(dbPerHalving({ crf: 23, bytes: 1000, ssim: 0.99 }, { crf: 25, bytes: 500, ssim: 0.98 })).toBeCloseTo(10 * Math.log10(2), 9);
     // A quarter of the bytes for the same loss: half as many decibels per halving.
     expect(dbPerHalving({ crf: 23, bytes: 1000, ssim: 0.99 }, { crf: 27, bytes: 250, ssim: 0.98 })).toBeCloseTo(5 * Math.log10(2), 9);
+    expect(dbPerStep(curve)).toEqual([dbPerHalving(curve[0]!, curve[1]!), dbPerHalving(curve[1]!, curve[2]!)]);
   });
 });

@@ -31,3 +31,6 @@ export const ssimDb = (ssim: number): number => -10 * Math.log10(1 - ssim);
 export function dbPerHalving(from: CurvePoint, to: CurvePoint): number {
   return (ssimDb(from.ssim) - ssimDb(to.ssim)) / Math.log2(from.bytes / to.bytes);
 }
+
+/** dbPerHalving of each step of a curve, in its order (a CRF and the next). */
+export const dbPerStep = (points: CurvePoint[]): number[] => points.slice(1).map((p, i) => dbPerHalving(points[i]!, p));

@@ -33,7 +33,7 @@ import { makeCorpus, type CorpusClip } from './corpus.ts';
 import { benchDatabaseUrl, cpuSeconds, engineVersion, ensureDatabase, fmt, loadNow, media, ratio, report, type Figure } from './lib.ts';
 import { peertubeLadder, peertubeTargetBitrate, RESOLUTIONS, x264, type PeerTubeLadder } from './peertube-ladder.ts';
 import { join, rungEncodesJob, scaleOnlyJob, ssims } from './quality.ts';
-import { bytesAt, dbPerHalving, type CurvePoint } from './rate-quality.ts';
+import { bytesAt, dbPerStep, type CurvePoint } from './rate-quality.ts';
 
 const root = path.resolve('bench/tmp/transcode');
 const SECONDS = Number(process.env.TRANSCODE_SECONDS ?? 60);
@@ -365,7 +365,7 @@ function reachLines(reach: Reach[]): string[] {
       const setting = own.points[0]!;
       const curves = x.curves
         .map((c) => {
-          const steps = c.points.slice(1).map((p, i) => fmt(dbPerHalving(c.points[i]!, p), 1));
+          const steps = dbPerStep(c.points).map((d) => fmt(d, 1));
           return `${c.preset} (CRF ${c.points.map((p) => p.crf).join('/')}: ${c.points.map((p) => `${fmt(ratio(p.bytes, x.theirs.bytes), 2)}x at ${fmt(p.ssim, 4)}`).join(', ')}; ${steps.join('/')} dB per halving; ${fmt(c.encodeCpu, 1)} CPU-s) needs ${neededAt(x, c).text}`;
         })
         .join('; ');

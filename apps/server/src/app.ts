@@ -22,7 +22,7 @@ import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import { errorBody, installErrorHandlers, routerErrorHandler } from './http/errors.ts';
 import { installInputGuard } from './http/input-guard.ts';
-import { DATA_POLICY, installSecurityHeaders, SecurityHeaders } from './http/security-headers.ts';
+import { DATA_HEADERS, installSecurityHeaders, SecurityHeaders } from './http/security-headers.ts';
 import { viewerPlugin } from './identity/viewer.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
@@ -78,7 +78,7 @@ export interface BuildOptions {
 
 const scriptHash = (script: string) => `'sha256-${createHash('sha256').update(script).digest('base64')}'`;
 
-/** The security headers of the web app's pages and files (the API's answers get DATA_POLICY). */
+/** The security headers of the web app's pages and files (the API's answers get DATA_HEADERS). */
 function securityHeadersFor(config: Config, remoteMedia: () => readonly string[]) {
   const s3 = config.s3?.publicUrl ? [config.s3.publicUrl] : [];
   // Remote videos play from their origin (ARCHITECTURE §14): the origins of the followed channels' media.
@@ -106,8 +106,6 @@ function securityHeadersFor(config: Config, remoteMedia: () => readonly string[]
 
 /** Federation off: no remote origins (one list, so the headers are made once). */
 const NO_ORIGINS: readonly string[] = [];
-/** The API's answers and the router's refusals: JSON, never a page. */
-const dataHeaders = new SecurityHeaders(() => DATA_POLICY, () => NO_ORIGINS);
 
 /** external plugins -> app plugins -> modules */
 export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promise<FastifyInstance> {
@@ -115,7 +113,8 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   const securityHeaders = securityHeadersFor(ctx.config, () => (ctx.config.federation.enabled ? remoteOrigins.list() : NO_ORIGINS));
   const app = Fastify({
     logger: opts.logger ?? false,
-    frameworkErrors: routerErrorHandler(dataHeaders),
+    // The router's refusals are JSON, never a page.
+    frameworkErrors: routerErrorHandler(DATA_HEADERS),
     // Off by default: a client could otherwise name any address in X-Forwarded-For and dodge the rate limits.
     trustProxy: ctx.config.trustProxy,
     bodyLimit: 1024 * 1024,
@@ -139,7 +138,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     for (const method of [route.method].flat()) if (method !== 'HEAD') routeTable.push({ method, url: route.url, schema: route.schema });
   });
 
-  installSecurityHeaders(app, { pages: securityHeaders, data: dataHeaders, dataPrefix: API_PREFIX });
+  installSecurityHeaders(app, { pages: securityHeaders, data: DATA_HEADERS, dataPrefix: API_PREFIX });
   await app.register(cookie);
   await app.register(multipart, { limits: { files: 4, fields: 50 } });
   const { rateLimitStore } = ctx.config;

@@ -3,7 +3,7 @@ import { Socket } from 'node:net';
 import Fastify from 'fastify';
 import helmet from 'helmet';
 import { describe, expect, it } from 'vitest';
-import { DATA_POLICY, installSecurityHeaders, SecurityHeaders, type SecurityPolicy } from './security-headers.ts';
+import { DATA_HEADERS, installSecurityHeaders, SecurityHeaders, type SecurityPolicy } from './security-headers.ts';
 
 const policy = (origins: readonly string[]): SecurityPolicy => ({
   contentSecurityPolicy: { directives: { defaultSrc: ["'self'"], mediaSrc: ["'self'", origins.join(' ') || "'self'"], upgradeInsecureRequests: null } },
@@ -38,7 +38,7 @@ describe('SecurityHeaders', () => {
   it("puts the pages' headers on every answer (a 404 too), the data policy under the API's prefix, and a route's own where it has them", async () => {
     const app = Fastify();
     const headers = new SecurityHeaders(policy, () => ['https://a.example']);
-    installSecurityHeaders(app, { pages: headers, data: new SecurityHeaders(() => DATA_POLICY, () => null), dataPrefix: '/api/' });
+    installSecurityHeaders(app, { pages: headers, data: DATA_HEADERS, dataPrefix: '/api/' });
     const framable = headers.with((p) => ({
       ...p,
       contentSecurityPolicy: { directives: { ...p.contentSecurityPolicy.directives, frameAncestors: ['*'] } },
