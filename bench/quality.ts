@@ -1,7 +1,7 @@
 /** Quality measures shared by the transcode bench and the ladder sweep. */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { DEFAULT_LADDER, rungX264Params, type MediaJob } from '@glimpse/media';
+import { DEFAULT_LADDER, meanSsim, rungX264Params, type MediaJob } from '@glimpse/media';
 import { media } from './lib.ts';
 
 /** One x264 encode of a rung as the transcode job makes it: its scale, CRF under its cap, keyframes and B-frames. */
@@ -85,12 +85,6 @@ export async function ssims(source: string, encoded: { file: string; width: numb
     outputs: encoded.map((_, i) => ({ url: '/dev/null', format: 'null', streams: [{ kind: 'video' as const, label: `out${i}`, codec: 'wrapped_avframe' }] })),
   };
   await media.engine.run(job);
-  return stats.map((file) => {
-    const values = readFileSync(file, 'utf8')
-      .split('\n')
-      .map((l) => Number(/All:([\d.]+)/.exec(l)?.[1]))
-      .filter((n) => Number.isFinite(n));
-    return values.reduce((a, b) => a + b, 0) / values.length;
-  });
+  return stats.map((file) => meanSsim(readFileSync(file, 'utf8')));
 }
 

@@ -1,9 +1,7 @@
 /** Reading a rung's rate-quality curve (its encodes at a few CRFs: bytes and SSIM each). */
-export interface CurvePoint {
-  crf: number;
-  bytes: number;
-  ssim: number;
-}
+import { dbPerHalving, type CurvePoint } from '@glimpse/media';
+
+export { dbPerHalving, ssimDb, type CurvePoint } from '@glimpse/media';
 
 /**
  * Bytes at `ssim` on a rate-quality curve: log bytes linear in SSIM between the two points around
@@ -18,18 +16,6 @@ export function bytesAt(points: CurvePoint[], ssim: number): { bytes: number; bo
   const [a, b] = [p[Math.max(0, above - 1)]!, p[above]!];
   const t = b.ssim === a.ssim ? 1 : (ssim - a.ssim) / (b.ssim - a.ssim);
   return { bytes: Math.exp(Math.log(a.bytes) + t * (Math.log(b.bytes) - Math.log(a.bytes))), bound: '' };
-}
-
-/** SSIM in decibels, -10 log10(1 - SSIM): equal steps are equal ratios of what is left to lose. */
-export const ssimDb = (ssim: number): number => -10 * Math.log10(1 - ssim);
-
-/**
- * What a step up the CRF costs in quality for what it saves: the SSIM decibels lost per halving
- * of the bytes from `from` to `to`. Where it is small (grain that x264 spends bits on and SSIM
- * barely sees) a higher CRF for that video would cost little; where it is large it would not.
- */
-export function dbPerHalving(from: CurvePoint, to: CurvePoint): number {
-  return (ssimDb(from.ssim) - ssimDb(to.ssim)) / Math.log2(from.bytes / to.bytes);
 }
 
 /** dbPerHalving of each step of a curve, in its order (a CRF and the next). */

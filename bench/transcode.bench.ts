@@ -18,7 +18,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, copyFileSync } 
 import os from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
-import { clipJob, renditionName, selectLadder, X264_PRESETS, type Rendition } from '@glimpse/media';
+import { clipJob, CRF_PROBE, renditionName, selectLadder, X264_PRESETS, type CrfChoice, type Rendition } from '@glimpse/media';
 import { CHUNK_BYTES } from '@glimpse/contract';
 import { buildApp } from '../apps/server/src/app.ts';
 import { createContext } from '../apps/server/src/boot.ts';
@@ -46,8 +46,14 @@ const GOAL_PLAYABLE_S = 10;
 const folderBytes = (dir: string) => readdirSync(dir).reduce((n, f) => n + statSync(path.join(dir, f)).size, 0);
 const MB = (bytes: number) => `${fmt(bytes / 1e6, 2)} MB`;
 
-/** Runs the real job on a video row whose source sits in local storage; the HLS folder it stored. */
-async function transcode(source: string): Promise<{ hls: string; cpu: number; wall: number }> {
+/** What the job's CRF probe chose for a video (its log line), and its wall time. */
+interface ProbeLog {
+  crfs: CrfChoice[];
+  seconds: number;
+}
+
+/** Runs the real job on a video row whose source sits in local storage; the HLS folder it stored, and its CRF probe. */
+async function transcode(source: string): Promise<{ hls: string; cpu: number; wall: number; probe?: ProbeLog }> {
   const dataDir = path.join(root, `job-${path.basename(source, '.mp4')}`);
   const config = loadConfig({ ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'error', DATABASE_URL: await ensureDatabase(benchDatabaseUrl()) });
   const ctx = await createContext(config);
@@ -59,13 +65,14 @@ async function transcode(source: string): Promise<{ hls: string; cpu: number; wa
     copyFileSync(source, path.join(dataDir, 'media', sourceKey));
     await ctx.db.insert(users).values({ id: ownerId, userName: `bench${Date.now()}`, fullName: 'Bench', email: `bench${Date.now()}@bench.local`, passwordHash: 'x' });
     await ctx.db.insert(videos).values({ id: videoId, ownerId, title: 'Bench clip', description: '', duration: 0, status: 'processing', privacy: 'public', sourceKey });
-    const log = { info: () => {}, error: (o: object, m: string) => console.error(m, o) };
+    let probe: ProbeLog | undefined;
+    const log = { info: (o: object, m: string) => void (m === 'CRF probe' && (probe = o as ProbeLog)), error: (o: object, m: string) => console.error(m, o) };
     const c0 = cpuSeconds();
     const t0 = performance.now();
     await transcodeHandler(ctx).run({ videoId }, { jobId: newId(), attempt: 1, signal: new AbortController().signal, heartbeat: async () => {}, log });
     const timing = { cpu: cpuSeconds() - c0, wall: (performance.now() - t0) / 1000 };
     await ctx.db.delete(users).where(eq(users.id, ownerId));
-    return { hls: path.join(dataDir, 'media', 'videos', videoId, 'hls'), ...timing };
+    return { hls: path.join(dataDir, 'media', 'videos', videoId, 'hls'), ...timing, probe };
   } finally {
     await ctx.database.close();
   }
@@ -240,7 +247,8 @@ async function reachBytesGoal(clip: CorpusClip, missed: Rendition[]): Promise<Re
 interface ClipResult {
   clip: CorpusClip;
   ladder: Rendition[];
-  ours: { cpu: number; wall: number; video: Record<string, { bytes: number; ssim: number }>; audio: number };
+  /** The ladder as the job made it for this clip: each rung at the CRF its probe chose. */
+  ours: { cpu: number; wall: number; video: Record<string, { bytes: number; ssim: number }>; audio: number; probe?: ProbeLog };
   theirs: PeerTubeLadder & { ssim: Record<number, number>; cpuLessStarts: number };
   /** ladderFloor's CPU-s on this clip. */
   floor: number;
@@ -272,7 +280,7 @@ async function compare(clip: CorpusClip, theirsFirst: boolean, startCpu: number)
     step(`${clip.name}: ${what}`);
     loads.push(`${what} ${loadNow()}`);
   };
-  const ladder = selectLadder(1920, 1080, 25);
+  let ladder = selectLadder(1920, 1080, 25);
   let ours: Awaited<ReturnType<typeof transcode>> | undefined;
   let theirs: PeerTubeLadder | undefined;
   const runOurs = async () => {
@@ -294,6 +302,7 @@ async function compare(clip: CorpusClip, theirsFirst: boolean, startCpu: number)
   }
   const o = ours!;
   const t = theirs!;
+  ladder = ladder.map((r) => ({ ...r, crf: o.probe?.crfs.find((c) => c.rung === r.rung)?.crf ?? r.crf }));
   const files = [
     ...ladder.map((r) => ({ file: join(path.join(o.hls, renditionName(r)), path.join(root, `${clip.name}-${renditionName(r)}.mp4`)), width: r.width, height: r.height })),
     ...t.renditions.map((r) => ({ file: r.file, width: ladder.find((l) => l.rung === r.resolution)!.width, height: r.resolution })),
@@ -306,7 +315,7 @@ async function compare(clip: CorpusClip, theirsFirst: boolean, startCpu: number)
   const ssim = Object.fromEntries(t.renditions.map((r, i) => [r.resolution, values[ladder.length + i]!]));
   // Our engine starts a Node child per command (about half a CPU-second); PeerTube's ffmpeg does not.
   const cpuLessStarts = t.cpu - startCpu * t.steps.length;
-  return { clip, ladder, ours: { cpu: o.cpu, wall: o.wall, video, audio: folderBytes(path.join(o.hls, 'audio')) }, theirs: { ...t, ssim, cpuLessStarts }, floor, reach: [], loads };
+  return { clip, ladder, ours: { cpu: o.cpu, wall: o.wall, video, audio: folderBytes(path.join(o.hls, 'audio')), probe: o.probe }, theirs: { ...t, ssim, cpuLessStarts }, floor, reach: [], loads };
 }
 
 rmSync(root, { recursive: true, force: true });
@@ -372,7 +381,7 @@ function reachLines(reach: Reach[]): string[] {
       const verdict = bytesGoalMet(setting, x.theirs)
         ? `the rung's own setting meets the goal on this clip (${fmt(ratio(setting.bytes, x.theirs.bytes), 2)}x at ${signed(setting.ssim - x.theirs.ssim)}): the miss is the longer clip's`
         : neededAt(x, own).share <= GOAL_BYTES
-          ? `a higher CRF at the rung's own preset meets it: the one CRF the job gives every video is held down by the clips where it does not (a CRF chosen per video would meet it)`
+          ? `a higher CRF at the rung's own preset meets it: the job's CRF probe did not take it there (it takes one step of ${CRF_PROBE.step}, where that step loses under ${CRF_PROBE.maxDbPerHalving} dB per halving on its windows)`
           : neededAt(x, slower).share <= GOAL_BYTES
             ? `only ${slower.preset} meets it, at ${fmt(ratio(slower.encodeCpu, own.encodeCpu), 1)}x the encode CPU of ${own.preset}, against the CPU goal`
             : `neither preset meets it: at PeerTube's SSIM x264 needs more than ${GOAL_BYTES}x its bytes here`;
@@ -403,6 +412,9 @@ for (const r of results) {
     `| audio | ${MB(ours.audio)} once (AAC ${128} kbit/s) | | ${MB(theirs.audioBytes)} in every rendition (copied) | | | |`,
     '',
     `- 240p viewer (video + audio): Glimpse ${MB(low.mine.bytes + ours.audio)}, PeerTube ${MB(low.pt.bytes)}: **${fmt(download, 2)}x** (goal <= ${GOAL_BYTES})`,
+    ours.probe
+      ? `- the job's CRF probe (${CRF_PROBE.at.length} windows of ${CRF_PROBE.windowSeconds} s encoded at each rung's CRF and +${CRF_PROBE.step}, their SSIM; a step losing under ${CRF_PROBE.maxDbPerHalving} dB per halving of the bytes is taken), ${fmt(ours.probe.seconds, 1)} s of the job's wall: ${ours.probe.crfs.map((c) => `${c.rung}p CRF ${c.crf} (${fmt(c.dbPerHalving, 2)} dB)`).join(', ')}`
+      : '- the job did not probe this clip for its CRFs',
     `- whole ladder: Glimpse ${fmt(ours.cpu, 1)} CPU-s, ${fmt(ours.wall, 1)} s wall; PeerTube ${fmt(theirs.cpu, 1)} CPU-s (${fmt(theirs.cpuLessStarts, 1)} less its ${theirs.steps.length} engine starts of ${fmt(startCpu, 2)} CPU-s, the figure compared), ${fmt(theirs.wall, 1)} s wall, playable after ${fmt(theirs.playable, 1)} s: **CPU ${fmt(cpu, 2)}x, wall ${fmt(wall, 2)}x** (goals <= ${GOAL_CPU}, <= ${GOAL_WALL})`,
     `- the least a ladder at PeerTube's preset costs here: its five x264 encodes (its options and caps) from one decode of the source, each rung scaled from it, no audio, playlists or storage: ${fmt(r.floor, 1)} CPU-s, **${fmt(floor, 2)}x** PeerTube's ladder; on ${os.cpus().length} cores at least ${fmt(r.floor / os.cpus().length, 1)} s, **${fmt(ratio(r.floor / os.cpus().length, theirs.wall), 2)}x** its wall. ${floor > GOAL_CPU ? `Above the CPU goal (${GOAL_CPU}): no ladder of these encodes reaches it; only a faster preset (more bytes at equal SSIM) or a cheaper encoder would` : `Under the CPU goal (${GOAL_CPU}): the rest of Glimpse's share is its own work`} (Glimpse's slower presets buy the bytes above).`,
     ...reachLines(r.reach),

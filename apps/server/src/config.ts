@@ -99,6 +99,8 @@ const envSchema = z.object({
     .optional(),
   /** The x264 preset of the first pass, which makes the lowest rung alone (ADR 019). */
   LADDER_FIRST_PRESET: z.enum(LADDER_PRESETS).optional(),
+  /** Probe each video for a CRF one step above the rung's where it costs little quality (ADR 025). */
+  LADDER_CRF_PROBE: bool.optional(),
   LADDER_FPS_CAP: z.coerce.number().int().min(1).max(120).optional(),
   LADDER_MAX_FPS: z.coerce.number().int().min(1).max(120).optional(),
   HLS_SEGMENT_SECONDS: z.coerce.number().int().min(1).max(20).optional(),
@@ -232,6 +234,7 @@ function ladderSettings(e: Env): LadderSettings {
     segmentSeconds: e.HLS_SEGMENT_SECONDS ?? d.segmentSeconds,
     audioKbps: e.AUDIO_KBPS ?? d.audioKbps,
     firstPassPreset: e.LADDER_FIRST_PRESET ?? d.firstPassPreset,
+    crfProbe: e.LADDER_CRF_PROBE ?? d.crfProbe,
   };
 }
 

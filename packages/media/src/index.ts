@@ -7,3 +7,4 @@ export * from './storyboard.ts';
 export * from './transcode.ts';
 export * from './clips.ts';
 export * from './live.ts';
+export * from './crf-probe.ts';

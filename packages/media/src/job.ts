@@ -8,6 +8,15 @@ export interface MediaInput {
   url: string;
   /** Demuxer name; 'lavfi' makes the url a filter-graph source (test media). */
   format?: string;
+  /**
+   * Read from this second on (frames before it are decoded and dropped, as ffmpeg's `-ss` before
+   * `-i`): the input's time starts at 0 there. For a part of a long file, without decoding the rest.
+   */
+  seekSeconds?: number;
+  /** Read this many seconds (from `seekSeconds`), then stop reading the input. */
+  durationSeconds?: number;
+  /** Decoder threads; FFmpeg's choice when omitted. One each where many small inputs share a job. */
+  threads?: number;
 }
 
 export interface EncodedStream {
@@ -75,6 +84,9 @@ export function toFfmpegArgs(job: MediaJob): string[] {
   for (const input of job.inputs) {
     if (input.format === 'lavfi') args.push('-f', 'lavfi');
     else args.push('-noautorotate');
+    if (input.seekSeconds !== undefined) args.push('-ss', String(input.seekSeconds));
+    if (input.durationSeconds !== undefined) args.push('-t', String(input.durationSeconds));
+    if (input.threads !== undefined) args.push('-threads', String(input.threads));
     args.push('-i', input.url);
   }
   if (job.graph) args.push('-filter_complex', job.graph);

@@ -35,6 +35,8 @@ export interface LadderSettings {
   audioKbps: number;
   /** The lowest rung is made first, alone, at this x264 preset or a faster one, so a video plays soon after its upload (ADR 019). */
   firstPassPreset: string;
+  /** Each rung's CRF raised one step for a video where that step costs little SSIM (crf-probe.ts). */
+  crfProbe: boolean;
 }
 
 export const DEFAULT_LADDER: LadderSettings = {
@@ -62,6 +64,7 @@ export const DEFAULT_LADDER: LadderSettings = {
   segmentSeconds: 4,
   audioKbps: 128,
   firstPassPreset: 'superfast',
+  crfProbe: true,
 };
 
 const even = (n: number) => Math.max(2, Math.round(n / 2) * 2);

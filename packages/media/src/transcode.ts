@@ -1,4 +1,4 @@
-import type { MediaJob, OutputStream } from './job.ts';
+import type { EncodedStream, MediaJob, OutputStream } from './job.ts';
 import { DEFAULT_LADDER, outputRate, rateString, rateValue, selectLadder, type LadderSettings, type Rendition } from './ladder.ts';
 import { isHdr, type ProbeResult } from './probe.ts';
 import { storyboardFilter, type StoryboardPlan } from './storyboard.ts';
@@ -61,12 +61,15 @@ function toneMapFilter(p: ProbeResult): string[] {
  */
 export const rungX264Params = (keyint: number): string => `keyint=${keyint}:min-keyint=${keyint}:scenecut=0:open-gop=0:bframes=16:b-adapt=1`;
 
-const x264Options = (r: Rendition, keyint: number): Record<string, string> => ({
-  preset: r.preset,
-  crf: String(r.crf),
-  profile: 'high',
-  'x264-params': rungX264Params(keyint),
-});
+/** A rung's x264 encoder settings: its CRF under its cap, its preset, its keyframe rule. */
+export function rungEncoderOptions(r: Rendition, s: LadderSettings): Pick<EncodedStream, 'fps' | 'maxrate' | 'bufsize' | 'options'> {
+  return {
+    fps: r.fps,
+    maxrate: r.maxKbps * 1000,
+    bufsize: r.maxKbps * 2000,
+    options: { preset: r.preset, crf: String(r.crf), profile: 'high', 'x264-params': rungX264Params(keyintFor(r.fps, s.segmentSeconds)) },
+  };
+}
 
 /**
  * Frames per second the poster is chosen among: every frame of the window, scaled to 720p on the
@@ -89,6 +92,16 @@ const keyintFor = (fps: string, seconds: number) => {
   return Math.max(1, Math.round((Number(num) / Number(den)) * seconds));
 };
 
+/** The source turned upright, tone-mapped when HDR, at the ladder's top frame rate (`top`). */
+export function sourcePrep(p: ProbeResult, s: LadderSettings): { prep: string; top: string } {
+  const top = rateString(outputRate(p.fps, s.maxFps));
+  return { prep: [...uprightFilter(p.rotation), ...toneMapFilter(p), `fps=${top}`].join(','), top };
+}
+
+/** A prepared picture to a rung: its frame rate, its size (`fastScale`: area averaging), 4:2:0. */
+export const rungFilter = (r: Rendition, top: string, fastScale = false): string =>
+  `${r.fps === top ? '' : `fps=${r.fps},`}scale=${r.width}:${r.height}${fastScale ? ':flags=area' : ''},setsar=1,format=yuv420p`;
+
 /**
  * One decode of the source feeds every rendition, the poster and the storyboard: turned upright,
  * tone-mapped when HDR, set to a constant frame rate, then scaled per rung and encoded
@@ -99,15 +112,13 @@ export function planTranscode(o: TranscodeInput): { job: MediaJob; ladder: Rendi
   const s = o.settings ?? DEFAULT_LADDER;
   const p = o.probe;
   const ladder = o.rungs ?? selectLadder(p.width, p.height, p.fps, s);
-  const topRate = outputRate(p.fps, s.maxFps);
-  const top = rateString(topRate);
+  const { prep, top } = sourcePrep(p, s);
   const branches = ladder.map((_, i) => `[s${i}]`);
   const extra = [...(o.posterWithinSeconds !== undefined ? ['[sp]'] : []), ...(o.storyboard ? ['[sb]'] : [])];
-  const prep = [...uprightFilter(p.rotation), ...toneMapFilter(p), `fps=${top}`].join(',');
   const graph = [
     `[0:v]${prep},split=${branches.length + extra.length}${branches.join('')}${extra.join('')}`,
-    ...ladder.map((r, i) => `[s${i}]${r.fps === top ? '' : `fps=${r.fps},`}scale=${r.width}:${r.height}${o.fastScale ? ':flags=area' : ''},setsar=1,format=yuv420p[v${i}]`),
-    ...(o.posterWithinSeconds !== undefined ? [posterFilter(o.posterWithinSeconds, rateValue(topRate))] : []),
+    ...ladder.map((r, i) => `[s${i}]${rungFilter(r, top, o.fastScale)}[v${i}]`),
+    ...(o.posterWithinSeconds !== undefined ? [posterFilter(o.posterWithinSeconds, rateValue(outputRate(p.fps, s.maxFps)))] : []),
     ...(o.storyboard ? [`[sb]${storyboardFilter(o.storyboard)},format=rgb24[story]`] : []),
     ...(p.hasAudio ? ['[0:a]aformat=sample_fmts=fltp:sample_rates=48000:channel_layouts=stereo[aud]'] : []),
   ].join(';');
@@ -115,15 +126,7 @@ export function planTranscode(o: TranscodeInput): { job: MediaJob; ladder: Rendi
   const streams: OutputStream[] = [];
   if (p.hasAudio) streams.push({ kind: 'audio', label: 'aud', codec: 'aac', bitrate: s.audioKbps * 1000 });
   ladder.forEach((r, i) =>
-    streams.push({
-      kind: 'video',
-      label: `v${i}`,
-      codec: 'libx264',
-      fps: r.fps,
-      maxrate: r.maxKbps * 1000,
-      bufsize: r.maxKbps * 2000,
-      options: x264Options(r, keyintFor(r.fps, s.segmentSeconds)),
-    }),
+    streams.push({ kind: 'video', label: `v${i}`, codec: 'libx264', ...rungEncoderOptions(r, s) }),
   );
   const group = p.hasAudio ? ',agroup:audio' : '';
   const streamMap = [

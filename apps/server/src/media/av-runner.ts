@@ -10,6 +10,7 @@
 import { Decoder, Demuxer, Encoder, FilterComplexAPI, Muxer } from 'node-av/api';
 import {
   AVERROR_EOF,
+  AVSEEK_FLAG_BACKWARD,
   AV_DISPOSITION_ATTACHED_PIC,
   AV_LOG_ERROR,
   AV_PKT_DATA_DISPLAYMATRIX,
@@ -97,6 +98,9 @@ function check() {
 interface Feeder {
   decoder: Decoder;
   label: string;
+  /** The input's window (MediaInput seekSeconds, durationSeconds): frames before it are dropped, its start is time 0. */
+  from?: number;
+  until: number;
   /** Seconds of the last frame sent, after closing up gaps. */
   last?: number;
   shift: number;
@@ -125,6 +129,14 @@ const parseRate = (fps: string) => {
 async function run(job: MediaJob): Promise<{ outSeconds: number }> {
   const demuxers = await Promise.all(job.inputs.map((i) => Demuxer.open(i.url, i.format ? { format: i.format } : {})));
   try {
+    // A window of an input: read from the keyframe before its start (its frames up to the start are dropped).
+    job.inputs.forEach((i, n) => {
+      if (i.seekSeconds) FFmpegError.throwIfError(demuxers[n]!.seekSync(i.seekSeconds, -1, AVSEEK_FLAG_BACKWARD), 'seek failed');
+    });
+    const windowOf = (n: number) => {
+      const from = job.inputs[n]?.seekSeconds;
+      return { from, until: (from ?? 0) + (job.inputs[n]?.durationSeconds ?? Infinity) };
+    };
     const labels = graphInputs(job.graph ?? '');
     const sinkSpecs = job.outputs.flatMap((o) => o.streams.filter((s): s is EncodedStream => !isCopied(s)));
     const graph = job.graph
@@ -139,7 +151,7 @@ async function run(job: MediaJob): Promise<{ outSeconds: number }> {
     for (const l of labels) {
       const stream = l.kind === 'video' ? demuxers[l.input]?.video() : demuxers[l.input]?.audio();
       if (!stream) throw new Error(`input ${l.input} has no ${l.kind} stream`);
-      decoders.set(`${l.input}:${stream.index}`, { decoder: await Decoder.create(stream, { context: { threadCount: 0 } }), label: l.label, shift: 0 });
+      decoders.set(`${l.input}:${stream.index}`, { decoder: await Decoder.create(stream, { context: { threadCount: job.inputs[l.input]?.threads ?? 0 } }), label: l.label, shift: 0, ...windowOf(l.input) });
     }
 
     const sinks = new Map<string, Sink>();
@@ -227,29 +239,42 @@ async function run(job: MediaJob): Promise<{ outSeconds: number }> {
       }
     };
 
-    /** Closes up timestamp gaps so a file claiming hours between two frames is not padded out to hours. */
-    const retime = (d: Feeder, frame: Frame) => {
-      if (frame.pts === null) return;
+    /**
+     * Closes up timestamp gaps so a file claiming hours between two frames is not padded out to
+     * hours, and moves a window's start to 0. 'before' and 'after' the input's window: not sent.
+     */
+    const retime = (d: Feeder, frame: Frame): 'before' | 'after' | 'in' => {
+      if (frame.pts === null) return 'in';
       const tb = frame.timeBase;
-      const seconds = (Number(frame.pts) * tb.num) / tb.den + d.shift;
+      const original = (Number(frame.pts) * tb.num) / tb.den;
+      const start = d.from ?? 0;
+      if (d.from !== undefined && original < d.from - 1e-6) return 'before';
+      if (original >= d.until - 1e-6) return 'after';
+      const seconds = original - start + d.shift;
       if (d.last !== undefined && seconds - d.last > MAX_GAP_SECONDS) d.shift -= seconds - d.last - 1 / 25;
-      const fixed = (Number(frame.pts) * tb.num) / tb.den + d.shift;
+      const fixed = original - start + d.shift;
       frame.pts = BigInt(Math.round((fixed * tb.den) / tb.num));
       d.last = fixed;
+      return 'in';
     };
 
     const feed = (d: Feeder, packet: Packet | null) => {
       if (d.closed) return;
       for (const frame of d.decoder.decodeAllSync(packet)) {
-        retime(d, frame);
+        const at = retime(d, frame);
         try {
-          graph!.processSync(d.label, frame);
+          if (at === 'in') graph!.processSync(d.label, frame);
         } catch (err) {
           // The graph needs no more of this input (a trim ended): the rest is skipped, not an error.
           if (!(err instanceof FFmpegError && err.code === AVERROR_EOF)) throw err;
           d.closed = true;
         }
         frame.free();
+        if (at === 'after') {
+          // The input's window is over: the graph gets its end now, and the rest is not read.
+          graph!.flushSync(d.label);
+          d.closed = true;
+        }
         if (d.closed) break;
       }
       if (!packet && !d.closed) graph!.flushSync(d.label);
@@ -270,12 +295,17 @@ async function run(job: MediaJob): Promise<{ outSeconds: number }> {
       }
       const key = `${reader.i}:${packet.streamIndex}`;
       const tb = demuxers[reader.i]!.getStream(packet.streamIndex)?.timeBase;
-      if (tb && packet.dts !== null) reader.at = (Number(packet.dts) * tb.num) / tb.den;
+      // In the input's own time (a window starts at 0), as the graph sees its frames.
+      if (tb && packet.dts !== null) reader.at = (Number(packet.dts) * tb.num) / tb.den - (windowOf(reader.i).from ?? 0);
       for (const c of copies.get(key) ?? []) c.muxer.writePacketSync(packet, c.index);
       if (copies.has(key) && tb && packet.pts !== null) outSeconds = Math.max(outSeconds, (Number(packet.pts) * tb.num) / tb.den);
       const d = decoders.get(key);
       if (d) feed(d, packet);
       packet.free();
+      // A window that every consumer has done with: the rest of its file is not read.
+      const mine = [...decoders].filter(([k]) => k.startsWith(`${reader.i}:`));
+      const copied = [...copies.keys()].some((k) => k.startsWith(`${reader.i}:`));
+      if (job.inputs[reader.i]?.durationSeconds !== undefined && !copied && mine.length > 0 && mine.every(([, f]) => f.closed)) reader.ended = true;
     }
     pump();
     for (const sink of sinks.values()) finish(sink);

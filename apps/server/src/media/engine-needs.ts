@@ -2,7 +2,7 @@
 export const ENGINE_NEEDS = {
   decoders: ['h264', 'hevc', 'vp8', 'vp9', 'av1', 'mpeg4', 'aac', 'mp3', 'opus', 'vorbis', 'ac3'],
   encoders: ['libx264', 'aac', 'png'],
-  muxers: ['hls', 'mp4', 'image2'],
+  muxers: ['hls', 'mp4', 'image2', 'null'],
   demuxers: ['mov', 'matroska', 'avi'],
-  filters: ['scale', 'split', 'fps', 'transpose', 'zscale', 'tonemap', 'tile', 'trim', 'aformat'],
+  filters: ['scale', 'split', 'fps', 'transpose', 'zscale', 'tonemap', 'tile', 'trim', 'aformat', 'ssim', 'framestep'],
 } as const;

@@ -107,6 +107,22 @@ describe('media engine', () => {
     expect(isAlive(idle)).toBe(false);
   });
 
+  it('reads a window of an input: from the second it names, for as long as it says, its first frame at time 0', async () => {
+    // 10 fps with a keyframe every 3 s: the window starts between two, so frames before it are decoded and dropped.
+    const source = path.join(dir, 'window-source.mp4');
+    await bundled.run(clipJob({ out: source, seconds: 8, width: 160, height: 90, fps: 10, container: 'mp4', audio: false, video: { codec: 'libx264', options: { preset: 'ultrafast', g: '30' } } }));
+    const out = path.join(dir, 'window.mp4');
+    const { outSeconds } = await bundled.run({
+      inputs: [{ url: source, seekSeconds: 4.5, durationSeconds: 2 }],
+      graph: '[0:v]null[v]',
+      outputs: [{ url: out, format: 'mp4', streams: [{ kind: 'video', label: 'v', codec: 'libx264', fps: '10', options: { preset: 'ultrafast' } }] }],
+    });
+    expect(outSeconds).toBeCloseTo(1.9, 5);
+    const probe = await bundled.probe(out);
+    // 4.5 s to 6.4 s: 20 frames (from the keyframe at 3 s it would be 35).
+    expect(probe.streams?.[0]).toMatchObject({ nb_frames: '20' });
+  });
+
   it('tells a file it cannot read (MediaToolError) from its own failures', async () => {
     const junk = path.join(dir, 'junk.mp4');
     await writeFile(junk, 'not media');

@@ -36,6 +36,7 @@ import { StorageUsageRepository } from '../quota/storage-usage.repository.ts';
 import { JobsRepository } from '../../jobs/jobs.repository.ts';
 import { PRUNE_QUEUE, pruneAt } from './prune.job.ts';
 import type { TranscodePayload } from './queue.ts';
+import { probeCrfs } from './crf-probe.ts';
 
 /** Progress is written at most this often (one UPDATE per progress report would be wasteful). */
 const PROGRESS_EVERY_MS = 1000;
@@ -242,8 +243,19 @@ export function transcodeHandler(ctx: AppContext): JobHandler<TranscodePayload> 
         // A retry redoes this pass whole: the same keys are written again, and counted once.
         if (rest.length === 0 || names.every((n) => current.renditionsReady.includes(n))) return { videoId, renditions: ladder.length };
         const out = path.join(work, 'rest');
+        // A CRF one step up for the rungs where this video's probe says it costs little quality.
+        const probeStart = performance.now();
+        const probedCrfs = await probeCrfs(engine, { input: source, probe: probed, settings: bounds.ladder, rungs: rest, dir: path.join(work, 'crf-probe') }, { signal, stallSeconds: bounds.stallSeconds }).catch(
+          (err: unknown) => {
+            // A measure, not the video: the ladder's own CRFs serve when it cannot be taken.
+            if (!(err instanceof MediaToolError) || signal.aborted) throw err;
+            job.log.error({ err, videoId }, 'CRF probe failed: the ladder keeps its CRFs');
+            return null;
+          },
+        );
+        if (probedCrfs) job.log.info({ videoId, crfs: probedCrfs.choices, seconds: (performance.now() - probeStart) / 1000 }, 'CRF probe');
         const finalMp4Run = ahead();
-        await encode(ahead(), out, { rungs: rest }, FIRST_PASS_SHARE, 0.98);
+        await encode(ahead(), out, { rungs: probedCrfs?.rungs ?? rest }, FIRST_PASS_SHARE, 0.98);
         const stored = (await buffer(await ctx.storage.getStream(masterKey))).toString('utf8');
         const own = await readFile(path.join(out, TRANSCODE_OUTPUTS.master), 'utf8');
         const master = replacesFirst ? own : mergeMasters([stored, own]);
