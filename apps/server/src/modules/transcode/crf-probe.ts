@@ -1,4 +1,5 @@
 import { mkdir, readFile, rm, stat } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import {
   chooseCrfs,
   graphSafePath,
@@ -14,6 +15,9 @@ import {
 } from '@glimpse/media';
 import type { MediaEngine } from '../../media/engine.ts';
 
+/** Each of the probe's engine runs stops past this (the transcode goes on at the ladder's CRFs). */
+const PROBE_RUN_SECONDS = 120;
+
 /**
  * A video's CRF per rung, from a few short windows encoded at each rung's CRF and one step up
  * (@glimpse/media crf-probe.ts; ADR 025, sixteenth round). Null when the video is not probed:
@@ -28,15 +32,19 @@ export async function probeCrfs(
   if (!o.settings.crfProbe || windows.length === 0 || o.rungs.length === 0 || !graphSafePath(o.dir)) return null;
   await mkdir(o.dir, { recursive: true });
   try {
-    // Each window's encodes in one job (a window's frames are decoded once for every rung), then every SSIM in one.
-    const bounds = { signal: run.signal, stallSeconds: run.stallSeconds, timeoutSeconds: 300 };
-    const encodes: ProbeEncode[] = [];
-    for (let w = 0; w < windows.length; w += 1) {
-      const plan = planProbeEncodes(o, w);
-      await engine.run(plan.job, bounds);
-      encodes.push(...plan.encodes);
-    }
-    await engine.run(planProbeSsim(o, encodes), bounds);
+    // Each window's encodes in one engine run (its frames decoded once for every rung), then their
+    // SSIM in another; each run works on one thread, so windows run side by side, one per core.
+    const bounds = { signal: run.signal, stallSeconds: run.stallSeconds, timeoutSeconds: PROBE_RUN_SECONDS };
+    const slot = limiter(Math.min(windows.length, availableParallelism()));
+    const perWindow = await Promise.all(
+      windows.map(async (_, w) => {
+        const plan = planProbeEncodes(o, w);
+        await slot(() => engine.run(plan.job, bounds));
+        await slot(() => engine.run(planProbeSsim(o, w, plan.encodes), bounds));
+        return plan.encodes;
+      }),
+    );
+    const encodes: ProbeEncode[] = perWindow.flat();
     const measured = await Promise.all(
       encodes.map(async (encode) => ({ encode, bytes: (await stat(encode.file)).size, ssim: meanSsim(await readFile(ssimStats(encode), 'utf8')) })),
     );
@@ -44,4 +52,22 @@ export async function probeCrfs(
   } finally {
     await rm(o.dir, { recursive: true, force: true });
   }
+}
+
+/** Runs at most `n` of the functions given at once, the others in the order they came. */
+function limiter(n: number): <T>(fn: () => Promise<T>) => Promise<T> {
+  let active = 0;
+  const waiting: (() => void)[] = [];
+  return async (fn) => {
+    if (active < n) active += 1;
+    // A finished run hands its place straight to the next in line.
+    else await new Promise<void>((resolve) => waiting.push(resolve));
+    try {
+      return await fn();
+    } finally {
+      const next = waiting.shift();
+      if (next) next();
+      else active -= 1;
+    }
+  };
 }

@@ -247,8 +247,9 @@ export function transcodeHandler(ctx: AppContext): JobHandler<TranscodePayload> 
         const probeStart = performance.now();
         const probedCrfs = await probeCrfs(engine, { input: source, probe: probed, settings: bounds.ladder, rungs: rest, dir: path.join(work, 'crf-probe') }, { signal, stallSeconds: bounds.stallSeconds }).catch(
           (err: unknown) => {
-            // A measure, not the video: the ladder's own CRFs serve when it cannot be taken.
-            if (!(err instanceof MediaToolError) || signal.aborted) throw err;
+            // A measure, not the video: the ladder's own CRFs serve when it cannot be taken (an
+            // engine error, or its bounds: a file with keyframes far apart makes each seek decode long).
+            if (!(err instanceof MediaToolError || err instanceof MediaStoppedError) || signal.aborted) throw err;
             job.log.error({ err, videoId }, 'CRF probe failed: the ladder keeps its CRFs');
             return null;
           },
