@@ -36,7 +36,7 @@ export async function probeCrfs(
     // SSIM in another; each run works on one thread, so windows run side by side, one per core.
     const bounds = { signal: run.signal, stallSeconds: run.stallSeconds, timeoutSeconds: PROBE_RUN_SECONDS };
     const slot = limiter(Math.min(windows.length, availableParallelism()));
-    const perWindow = await Promise.all(
+    const perWindow = await Promise.allSettled(
       windows.map(async (_, w) => {
         const plan = planProbeEncodes(o, w);
         await slot(() => engine.run(plan.job, bounds));
@@ -44,7 +44,10 @@ export async function probeCrfs(
         return plan.encodes;
       }),
     );
-    const encodes: ProbeEncode[] = perWindow.flat();
+    // Every run has ended (none left writing into the folder removed below) before a failure is told.
+    const failed = perWindow.find((r) => r.status === 'rejected');
+    if (failed) throw failed.reason;
+    const encodes: ProbeEncode[] = perWindow.flatMap((r) => (r.status === 'fulfilled' ? r.value : []));
     const measured = await Promise.all(
       encodes.map(async (encode) => ({ encode, bytes: (await stat(encode.file)).size, ssim: meanSsim(await readFile(ssimStats(encode), 'utf8')) })),
     );
