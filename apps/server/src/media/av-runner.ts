@@ -133,10 +133,7 @@ async function run(job: MediaJob): Promise<{ outSeconds: number }> {
     job.inputs.forEach((i, n) => {
       if (i.seekSeconds) FFmpegError.throwIfError(demuxers[n]!.seekSync(i.seekSeconds, -1, AVSEEK_FLAG_BACKWARD), 'seek failed');
     });
-    const windowOf = (n: number) => {
-      const from = job.inputs[n]?.seekSeconds;
-      return { from, until: (from ?? 0) + (job.inputs[n]?.durationSeconds ?? Infinity) };
-    };
+    const windows = job.inputs.map((i) => ({ from: i.seekSeconds, until: (i.seekSeconds ?? 0) + (i.durationSeconds ?? Infinity) }));
     const labels = graphInputs(job.graph ?? '');
     const sinkSpecs = job.outputs.flatMap((o) => o.streams.filter((s): s is EncodedStream => !isCopied(s)));
     const graph = job.graph
@@ -151,7 +148,7 @@ async function run(job: MediaJob): Promise<{ outSeconds: number }> {
     for (const l of labels) {
       const stream = l.kind === 'video' ? demuxers[l.input]?.video() : demuxers[l.input]?.audio();
       if (!stream) throw new Error(`input ${l.input} has no ${l.kind} stream`);
-      decoders.set(`${l.input}:${stream.index}`, { decoder: await Decoder.create(stream, { context: { threadCount: job.inputs[l.input]?.threads ?? 0 } }), label: l.label, shift: 0, ...windowOf(l.input) });
+      decoders.set(`${l.input}:${stream.index}`, { decoder: await Decoder.create(stream, { context: { threadCount: job.inputs[l.input]?.threads ?? 0 } }), label: l.label, shift: 0, ...windows[l.input]! });
     }
 
     const sinks = new Map<string, Sink>();
@@ -296,16 +293,18 @@ async function run(job: MediaJob): Promise<{ outSeconds: number }> {
       const key = `${reader.i}:${packet.streamIndex}`;
       const tb = demuxers[reader.i]!.getStream(packet.streamIndex)?.timeBase;
       // In the input's own time (a window starts at 0), as the graph sees its frames.
-      if (tb && packet.dts !== null) reader.at = (Number(packet.dts) * tb.num) / tb.den - (windowOf(reader.i).from ?? 0);
+      if (tb && packet.dts !== null) reader.at = (Number(packet.dts) * tb.num) / tb.den - (windows[reader.i]!.from ?? 0);
       for (const c of copies.get(key) ?? []) c.muxer.writePacketSync(packet, c.index);
       if (copies.has(key) && tb && packet.pts !== null) outSeconds = Math.max(outSeconds, (Number(packet.pts) * tb.num) / tb.den);
       const d = decoders.get(key);
       if (d) feed(d, packet);
       packet.free();
       // A window that every consumer has done with: the rest of its file is not read.
-      const mine = [...decoders].filter(([k]) => k.startsWith(`${reader.i}:`));
-      const copied = [...copies.keys()].some((k) => k.startsWith(`${reader.i}:`));
-      if (job.inputs[reader.i]?.durationSeconds !== undefined && !copied && mine.length > 0 && mine.every(([, f]) => f.closed)) reader.ended = true;
+      if (windows[reader.i]!.until !== Infinity && (d?.closed ?? true)) {
+        const mine = [...decoders].filter(([k]) => k.startsWith(`${reader.i}:`));
+        const copied = [...copies.keys()].some((k) => k.startsWith(`${reader.i}:`));
+        if (!copied && mine.every(([, f]) => f.closed)) reader.ended = true;
+      }
     }
     pump();
     for (const sink of sinks.values()) finish(sink);

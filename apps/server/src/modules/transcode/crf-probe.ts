@@ -1,5 +1,4 @@
 import { mkdir, readFile, rm, stat } from 'node:fs/promises';
-import { availableParallelism } from 'node:os';
 import {
   chooseCrfs,
   graphSafePath,
@@ -33,14 +32,13 @@ export async function probeCrfs(
   await mkdir(o.dir, { recursive: true });
   try {
     // Each window's encodes in one engine run (its frames decoded once for every rung), then their
-    // SSIM in another; each run works on one thread, so windows run side by side, one per core.
+    // SSIM in another; each run works on one thread, so the two windows run side by side.
     const bounds = { signal: run.signal, stallSeconds: run.stallSeconds, timeoutSeconds: PROBE_RUN_SECONDS };
-    const slot = limiter(Math.min(windows.length, availableParallelism()));
     const perWindow = await Promise.allSettled(
       windows.map(async (_, w) => {
         const plan = planProbeEncodes(o, w);
-        await slot(() => engine.run(plan.job, bounds));
-        await slot(() => engine.run(planProbeSsim(o, w, plan.encodes), bounds));
+        await engine.run(plan.job, bounds);
+        await engine.run(planProbeSsim(o, w, plan.encodes), bounds);
         return plan.encodes;
       }),
     );
@@ -57,20 +55,3 @@ export async function probeCrfs(
   }
 }
 
-/** Runs at most `n` of the functions given at once, the others in the order they came. */
-function limiter(n: number): <T>(fn: () => Promise<T>) => Promise<T> {
-  let active = 0;
-  const waiting: (() => void)[] = [];
-  return async (fn) => {
-    if (active < n) active += 1;
-    // A finished run hands its place straight to the next in line.
-    else await new Promise<void>((resolve) => waiting.push(resolve));
-    try {
-      return await fn();
-    } finally {
-      const next = waiting.shift();
-      if (next) next();
-      else active -= 1;
-    }
-  };
-}
