@@ -30,7 +30,7 @@ const envSchema = z.object({
   ACCESS_TOKEN_TTL: int(15 * 60),
   REFRESH_TOKEN_TTL: int(30 * 24 * 3600),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  /** Rate limits (requests per window per IP); 0 switches that limit off. */
+  /** Rate limits (requests per window per IP, or per account where lib/rate-limit.ts says); 0 switches that limit off. */
   RATE_LIMIT_WINDOW_SECONDS: int(15 * 60),
   RATE_LIMIT_LOGIN: int(20),
   RATE_LIMIT_REGISTER: int(10),
@@ -40,7 +40,7 @@ const envSchema = z.object({
   RATE_LIMIT_PASSWORD_CHANGE: int(10),
   RATE_LIMIT_UPLOAD: int(2000),
   RATE_LIMIT_REPORT: int(30),
-  /** Comments (live chat included) per window per client. */
+  /** Comments (live chat included) per window per account. */
   RATE_LIMIT_COMMENT: int(300),
   /** Analytics heartbeats per IP per window (a player sends one every 5 s; households share an IP). */
   RATE_LIMIT_HEARTBEAT: int(3000),

@@ -11,15 +11,15 @@ export interface Answer {
   body: any;
 }
 
-/** One API call under /api/v1, as `as` (or anonymous); `body` is sent as JSON, a FormData as multipart. */
+/** One API call under /api/v1, as `as` (or anonymous), from address `from`; `body` is sent as JSON, a FormData as multipart. */
 export async function call(
   t: TestContext,
   method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE',
   url: string,
-  opts: { as?: Pick<UserRow, 'id' | 'userName'>; body?: object | FormData } = {},
+  opts: { as?: Pick<UserRow, 'id' | 'userName'>; body?: object | FormData; from?: string } = {},
 ): Promise<Answer> {
   const headers = opts.as ? await bearer(t.ctx, opts.as) : {};
-  const res = await t.app.inject({ method, url: `/api/v1${url}`, headers, payload: opts.body as never });
+  const res = await t.app.inject({ method, url: `/api/v1${url}`, headers, payload: opts.body as never, ...(opts.from ? { remoteAddress: opts.from } : {}) });
   return { status: res.statusCode, body: res.json() };
 }
 

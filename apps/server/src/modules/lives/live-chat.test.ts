@@ -87,17 +87,22 @@ describe('live chat: comments on a live, pushed to its viewers', () => {
     expectError(await call(t, 'POST', `/likes/comment/${own.body.data._id}/like`, { as: viewer }), 404);
   });
 
-  it('cuts a flood of chat messages from one client off with RATE_LIMIT_COMMENT; the refused one is not stored', async () => {
+  it('cuts a flood of chat messages from one account off with RATE_LIMIT_COMMENT, from any address; the refused one is not stored', async () => {
     const limited = await createTestApp({ RATE_LIMITS_ENABLED: 'true', RATE_LIMIT_COMMENT: '2' });
     try {
-      const [owner, fan] = [await createUser(limited.ctx), await createUser(limited.ctx)];
+      const [owner, fan, neighbour] = [await createUser(limited.ctx), await createUser(limited.ctx), await createUser(limited.ctx)];
       await limited.ctx.settings.update({ livesEnabled: true });
       const liveId = (await call(limited, 'POST', '/lives', { as: owner, body: { title: 'Busy chat' } })).body.data.live._id;
+      const say = (as: UserRow, content: string, from: string) => call(limited, 'POST', `/comments/live/${liveId}`, { as, body: { content }, from });
       const answers = [];
-      for (let i = 0; i < 3; i++) answers.push(await call(limited, 'POST', `/comments/live/${liveId}`, { as: fan, body: { content: `message ${i}` } }));
+      for (let i = 0; i < 3; i++) answers.push(await say(fan, `message ${i}`, '10.0.0.1'));
       expect(answers.map((a) => a.status)).toEqual([201, 201, 429]);
       expect(answers[2]!.body.message).toMatch(/^Too many requests, please try again in \d+ seconds\.$/);
-      expect((await call(limited, 'GET', `/comments/live/${liveId}`)).body.data.comments).toHaveLength(2);
+      // A new address gives the same account no fresh allowance...
+      expectError(await say(fan, 'from my phone', '10.0.0.2'), 429);
+      // ...and someone else behind the flooding address (one household, one carrier NAT) still talks.
+      expect((await say(neighbour, 'hello from next door', '10.0.0.1')).status).toBe(201);
+      expect((await call(limited, 'GET', `/comments/live/${liveId}`)).body.data.comments).toHaveLength(3);
     } finally {
       await limited.close();
     }
