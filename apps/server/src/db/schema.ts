@@ -658,6 +658,8 @@ export const lives = pgTable('lives', {
   replayVideoId: uuid('replay_video_id').references(() => videos.id, { onDelete: 'set null' }),
   /** The live's own thumbnail (migration 1054), under lives/{id}/. */
   thumbnailKey: text('thumbnail_key'),
+  /** Its bytes, counted in the owner's storage (migration 1080); null until an older one is measured. */
+  thumbnailBytes: bigint('thumbnail_bytes', { mode: 'number' }).default(0),
   createdAt: created(),
 });
 

@@ -3,7 +3,9 @@ import net from 'node:net';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, createUser, memoryLog, type TestContext } from '../../../test/harness.ts';
+import { sql } from 'drizzle-orm';
+import { createTestApp, createUser, memoryLog, TINY_PNG, type TestContext } from '../../../test/harness.ts';
+import { newId } from '../../lib/ids.ts';
 import { call } from '../../../test/http.ts';
 import { SERVER_DIR } from '../../../test/processes.ts';
 import type { UserRow } from '../users/users.repository.ts';
@@ -127,11 +129,18 @@ describe('live ingest (real RTMP from the bundled engine)', () => {
     expect((await call(t, 'GET', `/videos/${replayId}`)).status).toBe(404);
   });
 
-  it('cuts a low-latency live into 1 s segments, the lower rungs\' keyframes and the playlist target with them, whatever the normal length', async () => {
+  it('cuts a low-latency live into 1 s segments, the lower rungs\' keyframes and the playlist target with them, whatever the normal length; a session replaces the last one\'s files, not the thumbnail', async () => {
     const slow = new LiveIngest(t.ctx, { log, segmentSeconds: 3, threads: 1 });
     try {
       const url = `rtmp://127.0.0.1:${await slow.listen(0, '127.0.0.1')}/live`;
       const low = await create(owner, { latencyMode: 'low' });
+      const image = new FormData();
+      image.append('image', new Blob([TINY_PNG]), 'poster.png');
+      const thumbnail = (await call(t, 'PUT', `/lives/${low.live._id}/thumbnail`, { as: owner, body: image })).body.data.thumbnail as string;
+      // What an earlier session of this live left in storage.
+      const earlier = newId();
+      await t.ctx.db.execute(sql`UPDATE lives SET session_id = ${earlier} WHERE id = ${low.live._id}`);
+      await t.ctx.storage.putBuffer(`lives/${low.live._id}/${earlier}/360p/seg_000001.ts`, Buffer.alloc(100));
       const pushing = push(`${url}/${low.streamKey}`, 6);
       const master = await until('the live to start', async () => (await state(low.live._id)).hlsUrl ?? undefined);
       const rung = await until('three segments of the 360p rung', async () => {
@@ -141,6 +150,8 @@ describe('live ingest (real RTMP from the bundled engine)', () => {
       expect(rung).toContain('#EXT-X-TARGETDURATION:1\n');
       const lengths = [...rung.matchAll(/#EXTINF:([\d.]+)/g)].map((m) => Number(m[1]));
       for (const seconds of lengths.slice(0, -1)) expect(seconds).toBeCloseTo(1, 1);
+      expect(await t.ctx.storage.bytesUnder(`lives/${low.live._id}/${earlier}/`)).toBe(0);
+      expect((await get(thumbnail)).statusCode).toBe(200);
       expect(await pushing).toBe(0);
     } finally {
       await slow.stop();

@@ -8,7 +8,7 @@ import type { JobLogger } from '../../jobs/worker.ts';
 import { RtmpServer, type IngestConnection, type PublishDecision, type PublishRequest } from '../../media/rtmp/rtmp-server.ts';
 import { HlsMirror } from './hls-mirror.ts';
 import type { LiveRow } from './lives.repository.ts';
-import { HEARTBEAT_MS, liveSessionPrefix, LivesService } from './lives.service.ts';
+import { HEARTBEAT_MS, liveSessionPrefix, LivesService, type SessionStart } from './lives.service.ts';
 
 export interface LiveIngestOptions {
   log: JobLogger;
@@ -89,13 +89,14 @@ export class LiveIngest {
     }
     return {
       accept: (conn) => {
-        const done = this.run(start.live, start.sessionId, start.maxSeconds, conn).finally(() => this.running.delete(done));
+        const done = this.run(start, conn).finally(() => this.running.delete(done));
         this.running.add(done);
       },
     };
   }
 
-  private async run(live: LiveRow, sessionId: string, maxSeconds: number, conn: IngestConnection): Promise<void> {
+  private async run(start: Exclude<SessionStart, { refuse: string }>, conn: IngestConnection): Promise<void> {
+    const { live, sessionId, previousSessionId, maxSeconds } = start;
     const { storage, media } = this.ctx;
     const log = this.opts.log;
     const prefix = liveSessionPrefix(live.id, sessionId);
@@ -112,8 +113,8 @@ export class LiveIngest {
     const recording = live.saveReplay ? path.join(dir, 'recording.mkv') : undefined;
     log.info({ liveId: live.id, sessionId }, 'live session started');
     try {
-      // A new session replaces the last one's files.
-      await storage.deletePrefix(`lives/${live.id}/`).catch(() => undefined);
+      // A new session replaces the last one's files (only those: the live's thumbnail lives beside them).
+      if (previousSessionId) await storage.deletePrefix(`${liveSessionPrefix(live.id, previousSessionId)}/`).catch(() => undefined);
       for (const r of [LIVE_SOURCE, ...LIVE_LOWER_RUNGS.map((x) => x.name)]) await mkdir(path.join(dir, r));
       await storage.putBuffer(`${prefix}/master.m3u8`, Buffer.from(liveMasterPlaylist(LIVE_LOWER_RUNGS)), 'application/vnd.apple.mpegurl');
       // Low latency: shorter segments (and the lower rungs' keyframes with them), so the playlist's

@@ -6,6 +6,7 @@ import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { liveVisibleTo } from '../../policy/visibility.ts';
 import { replaceFile, storeImage } from '../../storage/images.ts';
+import { StorageUsageRepository } from '../quota/storage-usage.repository.ts';
 import { prepareThumbnail } from '../videos/thumbnail.ts';
 import { LivesRepository, type LiveRow } from './lives.repository.ts';
 
@@ -90,7 +91,8 @@ export function presentLive(secret: string, row: LiveRow, viewers: number | null
 const countLives = (n: number) => `${n} ${n === 1 ? 'live' : 'lives'}`;
 
 /** Why a publish is refused, in words the creator sees in their encoder's log. */
-export type SessionStart = { refuse: string } | { live: LiveRow; sessionId: string; maxSeconds: number };
+/** `previousSessionId`: the last session's, whose files the new one replaces. */
+export type SessionStart = { refuse: string } | { live: LiveRow; sessionId: string; previousSessionId: string | null; maxSeconds: number };
 
 export class LivesService {
   private readonly repo: LivesRepository;
@@ -151,7 +153,10 @@ export class LivesService {
   async remove(viewerId: string, liveId: string): Promise<void> {
     const row = await this.owned(viewerId, liveId);
     if (onAir(row)) throw conflict(liveMessages.onAir);
-    await this.repo.delete(liveId);
+    await this.ctx.db.transaction(async (tx) => {
+      await new LivesRepository(tx).delete(liveId);
+      await new StorageUsageRepository(tx).recount(row.ownerId);
+    });
     await this.ctx.storage.deletePrefix(livePrefix(liveId));
   }
 
@@ -171,7 +176,8 @@ export class LivesService {
         const repo = new LivesRepository(tx);
         const locked = await repo.lock(liveId);
         if (!locked) return undefined;
-        await repo.update(liveId, { thumbnailKey: null });
+        await repo.update(liveId, { thumbnailKey: null, thumbnailBytes: 0 });
+        await new StorageUsageRepository(tx).recount(locked.ownerId);
         return locked;
       });
       if (!row) throw notFound(liveMessages.notFound);
@@ -183,7 +189,9 @@ export class LivesService {
         const repo = new LivesRepository(tx);
         const locked = await repo.lock(liveId);
         if (!locked) return undefined;
-        await repo.update(liveId, { thumbnailKey: key });
+        await repo.update(liveId, { thumbnailKey: key, thumbnailBytes: image.body.length });
+        // Counted like a video's thumbnail: toward the quota, never refused (QuotaService).
+        await new StorageUsageRepository(tx).recount(locked.ownerId);
         return { oldKey: locked.thumbnailKey, result: true };
       });
       if (!done) throw notFound(liveMessages.notFound);
@@ -243,7 +251,7 @@ export class LivesService {
       const now = new Date();
       const live = await repo.update(liveId, { state: 'live', sessionId, startedAt: now, endedAt: null, heartbeatAt: now });
       await recordEvent(tx, { kind: 'liveStarted', actorId: row.ownerId, liveId, sessionId });
-      return { live: live!, sessionId, maxSeconds: settings.maxLiveMinutes * 60 };
+      return { live: live!, sessionId, previousSessionId: row.sessionId, maxSeconds: settings.maxLiveMinutes * 60 };
     });
   }
 

@@ -1,9 +1,9 @@
 import type { AppContext } from '../../context.ts';
 import type { JobModule } from '../../jobs/worker.ts';
-import { measureOldVideos } from './storage-measure.ts';
+import { measureOldLiveThumbnails, measureOldVideos } from './storage-measure.ts';
 import { StorageUsageRepository } from './storage-usage.repository.ts';
 
-/** Upload records past the daily quota's window go; videos stored before quotas are measured. */
+/** Upload records past the daily quota's window go; videos stored before quotas and older live thumbnails are measured. */
 export function quotaJobs(ctx: AppContext): JobModule {
   const storageUsage = new StorageUsageRepository(ctx.db);
   return {
@@ -11,6 +11,8 @@ export function quotaJobs(ctx: AppContext): JobModule {
       await storageUsage.pruneUploads();
       const measured = await measureOldVideos(ctx);
       if (measured > 0) log.info({ measured }, 'measured the files of videos stored before quotas');
+      const thumbnails = await measureOldLiveThumbnails(ctx);
+      if (thumbnails > 0) log.info({ thumbnails }, 'measured live thumbnails stored before they were counted');
     },
   };
 }

@@ -22,7 +22,7 @@ function refusal(say: QuotaRefusals, used: number, bytes: number, limit: number)
  * null = no limit). Checked at an upload's first chunk with what `totalChunks` promises at least,
  * and at its last chunk with the actual bytes. Derived files (transcode output) count toward the
  * total but are never refused: a transcode may take an account past its quota, and its next
- * upload is refused.
+ * upload is refused. So do thumbnails, a video's and a live's: counted, never refused.
  */
 export class QuotaService {
   constructor(private readonly ctx: AppContext) {}

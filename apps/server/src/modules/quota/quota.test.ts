@@ -207,6 +207,46 @@ describe('the counter follows the files', () => {
     expect(await counter(user)).toBe(await storedBytes([old.id]));
   });
 
+  it("counts a live's thumbnail in its owner's storage as it is set, replaced, removed and deleted with the live; measures one stored before it was counted", async () => {
+    await t.ctx.settings.update({ livesEnabled: true });
+    const user = await createUser(t.ctx);
+    const used = async () => (await call(t, 'GET', '/users/me/storage', { as: user })).body.data.usedBytes as number;
+    const form = (name: string) => {
+      const f = new FormData();
+      f.append('image', new Blob([TINY_PNG]), name);
+      return f;
+    };
+    /** The live's stored thumbnail file's bytes, read in storage. */
+    const fileBytes = async (thumbnailUrl: string) => t.ctx.storage.bytesUnder(`lives/${liveId}/${thumbnailUrl.split('/').pop()}`);
+    const liveId = (await call(t, 'POST', '/lives', { as: user, body: { title: 'Counted' } })).body.data.live._id as string;
+    expect(await used()).toBe(0);
+
+    const first = (await call(t, 'PUT', `/lives/${liveId}/thumbnail`, { as: user, body: form('a.png') })).body.data.thumbnail as string;
+    const firstBytes = await fileBytes(first);
+    expect(firstBytes).toBeGreaterThan(0);
+    expect(await used()).toBe(firstBytes);
+    // Replaced: the old file's bytes go, the new one's count; not twice.
+    const second = (await call(t, 'PUT', `/lives/${liveId}/thumbnail`, { as: user, body: form('b.png') })).body.data.thumbnail as string;
+    expect(await used()).toBe(await fileBytes(second));
+    await call(t, 'DELETE', `/lives/${liveId}/thumbnail`, { as: user });
+    expect(await used()).toBe(0);
+    const third = (await call(t, 'PUT', `/lives/${liveId}/thumbnail`, { as: user, body: form('c.png') })).body.data.thumbnail as string;
+    const thirdBytes = await fileBytes(third);
+    expect(await used()).toBe(thirdBytes);
+
+    // A thumbnail from before migration 1080 (its size unknown): the housekeeping measures and counts it, once.
+    await t.ctx.db.execute(sql`UPDATE lives SET thumbnail_bytes = NULL WHERE id = ${liveId}`);
+    await new StorageUsageRepository(t.ctx.db).recount(user.id);
+    expect(await used()).toBe(0);
+    await createWorker(t.ctx, memoryLog(), { maintenanceMs: 0 }).runOnce();
+    expect(await used()).toBe(thirdBytes);
+    await createWorker(t.ctx, memoryLog(), { maintenanceMs: 0 }).runOnce();
+    expect(await used()).toBe(thirdBytes);
+
+    expect((await call(t, 'DELETE', `/lives/${liveId}`, { as: user })).status).toBe(200);
+    expect(await used()).toBe(0);
+  });
+
   it('GET /users/me/storage: no limits by default, 401 for a visitor', async () => {
     const user = await createUser(t.ctx);
     const res = await call(t, 'GET', '/users/me/storage', { as: user });

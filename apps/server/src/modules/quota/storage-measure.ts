@@ -26,3 +26,16 @@ export async function measureOldVideos(ctx: AppContext, limit = MEASURE_BATCH): 
   }
   return videos.length;
 }
+
+/** Measures live thumbnails stored before migration 1080 and counts them for their owners, a batch per call. */
+export async function measureOldLiveThumbnails(ctx: AppContext, limit = MEASURE_BATCH): Promise<number> {
+  const lives = await new StorageUsageRepository(ctx.db).unmeasuredLiveThumbnails(limit);
+  for (const l of lives) {
+    const bytes = await ctx.storage.bytesUnder(l.thumbnail_key);
+    await ctx.db.transaction(async (tx) => {
+      const usage = new StorageUsageRepository(tx);
+      if (await usage.setLiveThumbnailMeasured(l.id, l.thumbnail_key, bytes)) await usage.recount(l.owner_id);
+    });
+  }
+  return lives.length;
+}

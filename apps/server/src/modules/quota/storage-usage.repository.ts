@@ -2,10 +2,10 @@ import { sql } from 'drizzle-orm';
 import { queryRows, type Executor } from '../../db/client.ts';
 
 /**
- * The bytes an account stores (ARCHITECTURE §8). Each video row holds its files' sizes by kind;
- * `users.storage_bytes` is their sum, recomputed by `recount` inside the transaction that changed
- * a video's bytes (so the counter and the rows never disagree), and `upload_bytes` keeps 24 hours
- * of finished uploads for the daily quota.
+ * The bytes an account stores (ARCHITECTURE §8). Each video row holds its files' sizes by kind, each
+ * live row its thumbnail's; `users.storage_bytes` is their sum, recomputed by `recount` inside the
+ * transaction that changed a video's or a live's bytes (so the counter and the rows never
+ * disagree), and `upload_bytes` keeps 24 hours of finished uploads for the daily quota.
  */
 export class StorageUsageRepository {
   constructor(private readonly db: Executor) {}
@@ -17,8 +17,9 @@ export class StorageUsageRepository {
   async recount(userId: string): Promise<void> {
     await this.db.execute(sql`SELECT 1 FROM users WHERE id = ${userId} FOR NO KEY UPDATE`);
     await this.db.execute(
-      sql`UPDATE users SET storage_bytes = (
-            SELECT coalesce(sum(source_bytes + media_bytes + thumbnail_bytes), 0) FROM videos WHERE owner_id = ${userId})
+      sql`UPDATE users SET storage_bytes =
+            (SELECT coalesce(sum(source_bytes + media_bytes + thumbnail_bytes), 0) FROM videos WHERE owner_id = ${userId})
+            + (SELECT coalesce(sum(thumbnail_bytes), 0) FROM lives WHERE owner_id = ${userId})
           WHERE id = ${userId}`,
     );
   }
@@ -53,6 +54,20 @@ export class StorageUsageRepository {
       this.db,
       sql`UPDATE videos SET source_bytes = ${bytes.source}, media_bytes = ${bytes.media}, thumbnail_bytes = ${bytes.thumbnail}, storage_measured = true
           WHERE id = ${videoId} AND NOT storage_measured RETURNING id`,
+    );
+    return rows.length > 0;
+  }
+
+  /** Live thumbnails from before migration 1080, whose size was never measured. */
+  async unmeasuredLiveThumbnails(limit: number): Promise<{ id: string; owner_id: string; thumbnail_key: string }[]> {
+    return queryRows(this.db, sql`SELECT id, owner_id, thumbnail_key FROM lives WHERE thumbnail_bytes IS NULL ORDER BY id LIMIT ${limit}`);
+  }
+
+  /** Records a live thumbnail's size; false when the live is gone or its thumbnail changed meanwhile. */
+  async setLiveThumbnailMeasured(liveId: string, key: string, bytes: number): Promise<boolean> {
+    const rows = await queryRows<{ id: string }>(
+      this.db,
+      sql`UPDATE lives SET thumbnail_bytes = ${bytes} WHERE id = ${liveId} AND thumbnail_key = ${key} AND thumbnail_bytes IS NULL RETURNING id`,
     );
     return rows.length > 0;
   }
