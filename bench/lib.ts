@@ -113,6 +113,21 @@ export function cpuSeconds(): number {
   return fields.slice(11, 15).reduce((a, b) => a + Number(b), 0) / 100;
 }
 
+/**
+ * This machine's CPU time so far, all cores together (/proc/stat): busy, idle (I/O wait included)
+ * and stolen (the host ran another machine on a core this one wanted), in seconds.
+ */
+export function machineCpu(): { busy: number; idle: number; steal: number } {
+  const [user, nice, system, idle, iowait, irq, softirq, steal] = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1, 9).map(Number) as number[];
+  return { busy: (user! + nice! + system! + irq! + softirq!) / 100, idle: (idle! + iowait!) / 100, steal: steal! / 100 };
+}
+
+/** Cores busy, idle and stolen on average between two machineCpu readings `seconds` apart ("1.6 busy, 0.3 idle, 0.1 stolen of 2 cores"). */
+export function coresBetween(a: ReturnType<typeof machineCpu>, b: ReturnType<typeof machineCpu>, seconds: number): string {
+  const per = (x: number) => fmt(x / seconds, 1);
+  return `${per(b.busy - a.busy)} busy, ${per(b.idle - a.idle)} idle, ${per(b.steal - a.steal)} stolen by the host of ${os.cpus().length} cores`;
+}
+
 /** CPU seconds (user + system) another process has used so far, its children not counted. */
 export function processCpuSeconds(pid: number): number {
   return statCpuSeconds(readFileSync(`/proc/${pid}/stat`, 'utf8'));
