@@ -90,8 +90,10 @@ export function presentLive(secret: string, row: LiveRow, viewers: number | null
 /** "1 live", "2 lives": the refusals are read by people. */
 const countLives = (n: number) => `${n} ${n === 1 ? 'live' : 'lives'}`;
 
-/** Why a publish is refused, in words the creator sees in their encoder's log. */
-/** `previousSessionId`: the last session's, whose files the new one replaces. */
+/**
+ * Why a publish is refused, in words the creator sees in their encoder's log; or the session it
+ * starts, with `previousSessionId`, the last session's, whose files the new one replaces.
+ */
 export type SessionStart = { refuse: string } | { live: LiveRow; sessionId: string; previousSessionId: string | null; maxSeconds: number };
 
 export class LivesService {
