@@ -1,6 +1,7 @@
+import { get, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, createUser, type TestContext } from '../../../test/harness.ts';
+import { bearer, createTestApp, createUser, type TestContext } from '../../../test/harness.ts';
 import { call, expectError } from '../../../test/http.ts';
 import type { UserRow } from '../users/users.repository.ts';
 
@@ -21,23 +22,25 @@ describe('live chat: comments on a live, pushed to its viewers', () => {
 
   const newLive = async (body: object = {}) => (await call(t, 'POST', '/lives', { as: host, body: { title: 'Chat', ...body } })).body.data.live._id as string;
 
-  /** Opens the live's chat stream as a visitor; `next()` resolves at the next comment event. */
-  async function listen(liveId: string) {
-    const controller = new AbortController();
-    const res = await fetch(`${base}/lives/${liveId}/chat/stream`, { signal: controller.signal });
-    expect(res.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
-    const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+  /**
+   * Opens the live's chat stream as a visitor (or as `as`); `next()` resolves at the next comment
+   * event. node:http on a socket of its own, which `close()` destroys and waits for: the server is
+   * then rid of it before the file's last close.
+   */
+  async function listen(liveId: string, as?: UserRow) {
+    const headers = as ? await bearer(t.ctx, as) : {};
+    const res = await new Promise<IncomingMessage>((resolve, reject) => {
+      get(`${base}/lives/${liveId}/chat/stream`, { headers, agent: false }, resolve).on('error', reject);
+    });
+    expect(res.headers['content-type']).toBe('text/event-stream; charset=utf-8');
+    res.setEncoding('utf8');
     let text = '';
     let wake: (() => void) | undefined;
-    // One reader loop: everything that arrives is kept, and whoever waits is woken.
-    void (async () => {
-      for (;;) {
-        const { done, value } = await reader.read().catch(() => ({ done: true, value: undefined }));
-        if (done) return;
-        text += value;
-        wake?.();
-      }
-    })();
+    // Everything that arrives is kept, and whoever waits is woken.
+    res.on('data', (chunk: string) => {
+      text += chunk;
+      wake?.();
+    });
     const count = () => text.split('\n\n').filter((e) => e.startsWith('event: comment')).length;
     let seen = 0;
     return {
@@ -50,7 +53,11 @@ describe('live chat: comments on a live, pushed to its viewers', () => {
         await new Promise((resolve) => setTimeout(resolve, ms));
         return count();
       },
-      close: () => controller.abort(),
+      close: () =>
+        new Promise<void>((resolve) => {
+          res.socket.once('close', () => resolve());
+          res.destroy();
+        }),
     };
   }
 
@@ -73,18 +80,24 @@ describe('live chat: comments on a live, pushed to its viewers', () => {
     expect(await stream.countAfter(300)).toBe(1);
     expect((await call(t, 'POST', `/comments/${held.body.data._id}/approve`, { as: host })).status).toBe(200);
     await stream.next();
-    stream.close();
+    await stream.close();
   });
 
-  it('a private live has no chat for others: no stream, no comments, no posting', async () => {
+  it('a private live has no chat for others: no stream, no comments, no posting; its owner has all three', async () => {
     const liveId = await newLive({ privacy: 'private' });
-    expect((await fetch(`${base}/lives/${liveId}/chat/stream`)).status).toBe(404);
+    expectError(await call(t, 'GET', `/lives/${liveId}/chat/stream`), 404, 'Live not found');
     expectError(await call(t, 'POST', `/comments/live/${liveId}`, { as: viewer, body: { content: 'hi' } }), 404, 'Live not found');
     expectError(await call(t, 'GET', `/comments/live/${liveId}`, { as: viewer }), 404, 'Live not found');
     const own = await call(t, 'POST', `/comments/live/${liveId}`, { as: host, body: { content: 'note to self' } });
     expect(own.status).toBe(201);
     // Nor can its comments be liked by someone who cannot see the live.
     expectError(await call(t, 'POST', `/likes/comment/${own.body.data._id}/like`, { as: viewer }), 404);
+    // Nor can another account open the stream; the owner's token opens it, and they hear their own chat.
+    expectError(await call(t, 'GET', `/lives/${liveId}/chat/stream`, { as: viewer }), 404, 'Live not found');
+    const mine = await listen(liveId, host);
+    expect((await call(t, 'POST', `/comments/live/${liveId}`, { as: host, body: { content: 'second note' } })).status).toBe(201);
+    await mine.next();
+    await mine.close();
   });
 
   it('cuts a flood of chat messages from one account off with RATE_LIMIT_COMMENT, from any address; the refused one is not stored', async () => {

@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import toast from 'react-hot-toast';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
@@ -6,30 +6,30 @@ import type { Live } from '@glimpse/contract';
 import { session } from '@/lib/session.ts';
 import { fakeApi, renderApp } from '@/test/render.tsx';
 
-/** jsdom has no EventSource: this one records what the page opens, and the test sends its events. */
-class FakeEventSource {
-  static opened: FakeEventSource[] = [];
-  private listeners = new Map<string, () => void>();
-  closed = false;
-  constructor(readonly url: string) {
-    FakeEventSource.opened.push(this);
-  }
-  addEventListener(type: string, listener: () => void) {
-    this.listeners.set(type, listener);
-  }
-  emit(type: string) {
-    this.listeners.get(type)?.();
-  }
-  close() {
-    this.closed = true;
-  }
+/**
+ * The chat streams the page opens, on top of fakeApi's answers: each records its URL and login,
+ * and the test writes Server-Sent Events into its body.
+ */
+function fakeChatStreams() {
+  const opened: { url: string; authorization: string | null; send: (text: string) => void }[] = [];
+  const answer = globalThis.fetch;
+  vi.stubGlobal(
+    'fetch',
+    vi.fn((input: string, init: RequestInit = {}) => {
+      if (!input.endsWith('/chat/stream')) return answer(input, init);
+      let stream!: ReadableStreamDefaultController<Uint8Array>;
+      const body = new ReadableStream<Uint8Array>({ start: (c) => void (stream = c) });
+      const send = (text: string) => stream.enqueue(new TextEncoder().encode(text));
+      opened.push({ url: input, authorization: new Headers(init.headers).get('authorization'), send });
+      return Promise.resolve(new Response(body, { headers: { 'content-type': 'text/event-stream' } }));
+    }),
+  );
+  return opened;
 }
 
 beforeEach(() => {
   toast.remove();
   session.clear();
-  FakeEventSource.opened = [];
-  vi.stubGlobal('EventSource', FakeEventSource);
 });
 
 const chatComment = (content: string, id: string) => ({
@@ -96,15 +96,31 @@ describe('live watch page', () => {
       if (url.pathname === `/api/v1/comments/live/${ID}`) return { data: { comments: chat, hasNextPage: false, nextCursor: null } };
       return undefined;
     });
+    const streams = fakeChatStreams();
     renderApp(`/live/${ID}`);
     expect(await screen.findByRole('heading', { name: 'Live chat' })).toBeInTheDocument();
     expect(await screen.findByText('First!')).toBeInTheDocument();
-    const [stream] = FakeEventSource.opened;
-    expect(stream!.url).toBe(`/api/v1/lives/${ID}/chat/stream`);
+    await waitFor(() => expect(streams).toHaveLength(1));
+    expect(streams[0]).toMatchObject({ url: `/api/v1/lives/${ID}/chat/stream`, authorization: null });
     chat = [chatComment('Hello from Bob', 'c2'), ...chat];
-    stream!.emit('comment');
+    streams[0]!.send('retry: 3000\n\nevent: comment\ndata: {}\n\n');
     expect(await screen.findByText('Hello from Bob')).toBeInTheDocument();
     expect(screen.getAllByText('First!')).toHaveLength(1);
+  });
+
+  it("opens a private live's chat stream with its owner's login (the server answers no one else)", async () => {
+    session.setUser({ userId: 'u1', userName: 'ada', fullName: 'Ada', email: 'ada@example.com', avatar: null, cover: null });
+    session.setAccessToken('owner-token');
+    fakeApi((url) => {
+      if (url.pathname === `/api/v1/lives/${ID}`) return { data: { ...base, privacy: 'private', state: 'live', hlsUrl: `/api/v1/lives/${ID}/hls/s1/k-key/master.m3u8` } };
+      if (url.pathname === `/api/v1/comments/live/${ID}`) return { data: { comments: [], hasNextPage: false, nextCursor: null } };
+      return undefined;
+    });
+    const streams = fakeChatStreams();
+    renderApp(`/live/${ID}`);
+    expect(await screen.findByRole('heading', { name: 'Live chat' })).toBeInTheDocument();
+    await waitFor(() => expect(streams).toHaveLength(1));
+    expect(streams[0]!.authorization).toBe('Bearer owner-token');
   });
 
   it('says the live has ended and links its replay', async () => {

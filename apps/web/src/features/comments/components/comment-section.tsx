@@ -15,7 +15,8 @@ import { TimestampText, type TimestampLinks } from '@/components/ui/timestamp-te
 import { paths } from '@/config/paths.ts';
 import { ReportDialog, ReportMenu } from '@/components/moderation/report-dialog.tsx';
 import { TakedownNotice } from '@/components/moderation/takedown-notice.tsx';
-import { buildUrl, errorMessage } from '@/lib/api-client.ts';
+import { errorMessage } from '@/lib/api-client.ts';
+import { followEventStream } from '@/lib/event-stream.ts';
 import { formatCount, formatRelative, plural } from '@/lib/format.ts';
 import { useStoredUser, type StoredUser } from '@/lib/session.ts';
 import type { Comment } from '@/types/api.ts';
@@ -64,8 +65,9 @@ export interface CommentSectionProps {
   timestamps?: TimestampLinks;
   /**
    * A live's chat: titled so, with no total (lives keep none), and new comments arrive without a
-   * reload through the live's chat stream (Server-Sent Events), which names no comment: the first
-   * page is read again and what is new goes on top.
+   * reload through the live's chat stream (Server-Sent Events, with the login's token, so the owner
+   * of a private live hears theirs), which names no comment: the first page is read again and what
+   * is new goes on top.
    */
   live?: boolean;
 }
@@ -143,16 +145,20 @@ function Section({ entityType, entityId, count = 0, onCountChange, channel, fold
     void fetchMore([]);
   }, [fetchMore]);
 
+  // Opened again when the login changes: a private live's chat is heard with its owner's token only.
+  const userId = user?.userId ?? null;
   useEffect(() => {
     if (!live) return;
-    const source = new EventSource(buildUrl(`lives/${encodeURIComponent(entityId)}/chat/stream`));
-    source.addEventListener('comment', () => {
+    const stop = new AbortController();
+    const onEvent = (event: string) => {
+      if (event !== 'comment') return;
       fetchComments(entityType, entityId, null, null)
         .then((page) => setTree((t) => addComments(t, [], page.items, 'start')))
         .catch((err: unknown) => console.warn('Loading new chat comments failed', err));
-    });
-    return () => source.close();
-  }, [live, entityType, entityId]);
+    };
+    void followEventStream(`lives/${encodeURIComponent(entityId)}/chat/stream`, { login: 'optional', onEvent }, stop.signal);
+    return () => stop.abort();
+  }, [live, entityType, entityId, userId]);
 
   const toggleReplies = (path: string[]) => {
     const id = path.at(-1)!;
