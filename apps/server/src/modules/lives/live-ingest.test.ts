@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { createTestApp, createUser, memoryLog, TINY_PNG, type TestContext } from '../../../test/harness.ts';
 import { newId } from '../../lib/ids.ts';
@@ -155,6 +155,21 @@ describe('live ingest (real RTMP from the bundled engine)', () => {
       expect(await pushing).toBe(0);
     } finally {
       await slow.stop();
+    }
+  });
+
+  it('ends a session whose first files the storage refuses, and goes on: the live waits again, the process stays up', async () => {
+    const live = await create(owner);
+    // The storage's one failure: S3 answering 503 to the session's master playlist.
+    const put = vi.spyOn(t.ctx.storage, 'putBuffer').mockRejectedValueOnce(new Error('S3 answered 503'));
+    try {
+      await push(`${base}/${live.streamKey}`, 3);
+      const line = await until('the session to end', async () => log.lines.find((l) => l.msg === 'live session ended' && l.obj.liveId === live.live._id));
+      expect(line.obj.reason).toBe('the session could not start: S3 answered 503');
+      // Nothing aired: a one-off live is not used up, and the next session may start.
+      expect(await state(live.live._id)).toMatchObject({ state: 'waiting', hlsUrl: null });
+    } finally {
+      put.mockRestore();
     }
   });
 });

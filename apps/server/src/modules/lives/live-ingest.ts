@@ -89,7 +89,9 @@ export class LiveIngest {
     }
     return {
       accept: (conn) => {
-        const done = this.run(start, conn).finally(() => this.running.delete(done));
+        const done = this.run(start, conn)
+          .catch((err: unknown) => this.opts.log.error({ liveId: start.live.id, err: (err as Error).message }, 'live session failed'))
+          .finally(() => this.running.delete(done));
         this.running.add(done);
       },
     };
@@ -108,11 +110,14 @@ export class LiveIngest {
     const beat = setInterval(() => {
       Promise.all([this.service.heartbeat(live, sessionId), this.service.forgetViewers(live.id)]).catch((err: unknown) => log.error({ liveId: live.id, err: (err as Error).message }, 'live heartbeat failed'));
     }, HEARTBEAT_MS);
-    const dir = await mkdtemp(path.join(os.tmpdir(), 'glimpse-live-'));
-    const mirror = new HlsMirror(dir, storage, prefix, (err) => log.error({ liveId: live.id, err: (err as Error).message }, 'live segments could not be stored'));
-    const recording = live.saveReplay ? path.join(dir, 'recording.mkv') : undefined;
+    let dir: string | undefined;
+    let mirror: HlsMirror | undefined;
+    let recording: string | undefined;
     log.info({ liveId: live.id, sessionId }, 'live session started');
     try {
+      dir = await mkdtemp(path.join(os.tmpdir(), 'glimpse-live-'));
+      mirror = new HlsMirror(dir, storage, prefix, (err) => log.error({ liveId: live.id, err: (err as Error).message }, 'live segments could not be stored'));
+      recording = live.saveReplay ? path.join(dir, 'recording.mkv') : undefined;
       // A new session replaces the last one's files (only those: the live's thumbnail lives beside them).
       if (previousSessionId) await storage.deletePrefix(`${liveSessionPrefix(live.id, previousSessionId)}/`).catch(() => undefined);
       for (const r of [LIVE_SOURCE, ...LIVE_LOWER_RUNGS.map((x) => x.name)]) await mkdir(path.join(dir, r));
@@ -137,15 +142,18 @@ export class LiveIngest {
           reason ??= `the live engine stopped: ${(err as Error).message}`;
         });
       reason ??= 'the stream ended';
+    } catch (err) {
+      // Storage or disk refused the session's first files: this session ends, the process goes on.
+      reason ??= `the session could not start: ${(err as Error).message}`;
     } finally {
       clearTimeout(limit);
       clearInterval(beat);
       reason ??= 'the session could not start';
       conn.close(reason);
       this.connections.delete(conn);
-      await mirror.stop();
+      await mirror?.stop();
       await this.service.forgetViewers(live.id, true).catch(() => undefined);
-      const ended = await this.service.endSession(live, sessionId, mirror.stored > 0).catch((err: unknown) => {
+      const ended = await this.service.endSession(live, sessionId, (mirror?.stored ?? 0) > 0).catch((err: unknown) => {
         log.error({ liveId: live.id, err: (err as Error).message }, 'live session could not be ended');
         return undefined;
       });
@@ -156,7 +164,7 @@ export class LiveIngest {
           log.error({ liveId: live.id, err: (err as Error).message }, 'live replay could not be saved');
         });
       }
-      await rm(dir, { recursive: true, force: true });
+      if (dir) await rm(dir, { recursive: true, force: true }).catch(() => undefined);
     }
   }
 }
