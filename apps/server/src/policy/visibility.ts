@@ -90,13 +90,18 @@ export function commentShownTo(viewerId: string | null, reviewer: boolean): SQL 
   return viewerId ? or(shown, eq(comments.ownerId, viewerId))! : shown;
 }
 
-/** A live (ADR 024): public and unlisted ones open to anyone with the link, private ones to their owner only. */
-export const liveVisibleTo = (live: { privacy: 'public' | 'unlisted' | 'private'; ownerId: string }, viewerId: string | null): boolean =>
-  directlyVisibleTo(live.privacy !== 'private', live.ownerId, viewerId);
+/**
+ * A live (ADR 024): public and unlisted ones open to anyone with the link, private ones to their
+ * owner only; a suspended account's to no one else, as its videos.
+ */
+export const liveVisibleTo = (live: { privacy: 'public' | 'unlisted' | 'private'; ownerId: string; ownerSuspended: boolean }, viewerId: string | null): boolean =>
+  directlyVisibleTo(live.privacy !== 'private' && !live.ownerSuspended, live.ownerId, viewerId);
 
 /** The same rule as SQL, for rows that join `lives`. */
-export const liveVisibility = (viewerId: string | null): SQL =>
-  viewerId ? or(sql`${lives.privacy} <> 'private'`, eq(lives.ownerId, viewerId))! : sql`${lives.privacy} <> 'private'`;
+export const liveVisibility = (viewerId: string | null): SQL => {
+  const shown = sql`(${lives.privacy} <> 'private' AND NOT ${accountSuspended(lives.ownerId)})`;
+  return viewerId ? or(shown, eq(lives.ownerId, viewerId))! : shown;
+};
 
 /** A comment's live (live chat), if it has one, is one the viewer may see. */
 export const commentLiveVisibleTo = (viewerId: string | null): SQL =>

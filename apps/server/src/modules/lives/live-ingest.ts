@@ -108,7 +108,12 @@ export class LiveIngest {
     conn.onClose((why) => (reason ??= why));
     const limit = setTimeout(() => conn.close('the session reached its time limit'), maxSeconds * 1000);
     const beat = setInterval(() => {
-      Promise.all([this.service.heartbeat(live, sessionId), this.service.forgetViewers(live.id)]).catch((err: unknown) => log.error({ liveId: live.id, err: (err as Error).message }, 'live heartbeat failed'));
+      Promise.all([this.service.heartbeat(live, sessionId), this.service.forgetViewers(live.id)])
+        .then(([alive]) => {
+          // The owner was suspended, or the live or its account deleted: the stream stops within a beat.
+          if (!alive) conn.close('the live may no longer be on air');
+        })
+        .catch((err: unknown) => log.error({ liveId: live.id, err: (err as Error).message }, 'live heartbeat failed'));
     }, HEARTBEAT_MS);
     let dir: string | undefined;
     let mirror: HlsMirror | undefined;

@@ -1,9 +1,15 @@
-import { and, count, desc, eq, gt, sql } from 'drizzle-orm';
+import { and, count, desc, eq, getTableColumns, gt, not, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { lives, liveViewers } from '../../db/schema.ts';
+import { accountSuspended } from '../../policy/content-state.ts';
 
 export type LiveRow = typeof lives.$inferSelect;
 export type NewLive = typeof lives.$inferInsert;
+/** A live as the visibility rule reads it: with whether its owner is suspended now. */
+export type VisibleLiveRow = LiveRow & { ownerSuspended: boolean };
+
+/** A live's columns and whether its owner is suspended now (their lives are then hidden, and cannot go on air). */
+const withOwnerState = { ...getTableColumns(lives), ownerSuspended: sql<boolean>`${accountSuspended(lives.ownerId)}` };
 
 /** All the SQL of lives. */
 export class LivesRepository {
@@ -14,14 +20,18 @@ export class LivesRepository {
     return created!;
   }
 
-  async find(id: string): Promise<LiveRow | undefined> {
-    const [row] = await this.db.select().from(lives).where(eq(lives.id, id)).limit(1);
+  async find(id: string): Promise<VisibleLiveRow | undefined> {
+    const [row] = await this.db
+      .select(withOwnerState)
+      .from(lives)
+      .where(eq(lives.id, id))
+      .limit(1);
     return row;
   }
 
   /** The row locked for the rest of the transaction (a session starting or ending). */
-  async lock(id: string): Promise<LiveRow | undefined> {
-    const [row] = await this.db.select().from(lives).where(eq(lives.id, id)).for('update').limit(1);
+  async lock(id: string): Promise<VisibleLiveRow | undefined> {
+    const [row] = await this.db.select(withOwnerState).from(lives).where(eq(lives.id, id)).for('update', { of: lives }).limit(1);
     return row;
   }
 
@@ -80,15 +90,25 @@ export class LivesRepository {
   }
 
   /** The ingest holding the session is alive. */
-  async heartbeat(id: string, sessionId: string): Promise<void> {
-    await this.db.update(lives).set({ heartbeatAt: new Date() }).where(and(eq(lives.id, id), eq(lives.sessionId, sessionId), eq(lives.state, 'live')));
+  /** The session is alive; false when it may not go on (no longer the current one, the live or its owner gone, the owner suspended). */
+  async heartbeat(id: string, sessionId: string): Promise<boolean> {
+    const rows = await this.db
+      .update(lives)
+      .set({ heartbeatAt: new Date() })
+      .where(and(eq(lives.id, id), eq(lives.sessionId, sessionId), eq(lives.state, 'live'), not(accountSuspended(lives.ownerId))))
+      .returning({ id: lives.id });
+    return rows.length > 0;
   }
 
-  /** Ends a session only if it is still the current one (a late end after a newer start changes nothing). */
-  async endSession(id: string, sessionId: string, state: 'waiting' | 'ended'): Promise<LiveRow | undefined> {
+  /**
+   * Ends a session only if it is still the current one (a late end after a newer start changes
+   * nothing): a permanent live (as it is now, not as the session started) or one that never aired
+   * waits for the next session; a one-off live that aired has ended.
+   */
+  async endSession(id: string, sessionId: string, aired: boolean): Promise<LiveRow | undefined> {
     const [row] = await this.db
       .update(lives)
-      .set({ state, endedAt: new Date() })
+      .set({ state: sql`CASE WHEN ${lives.permanent} OR NOT ${aired} THEN 'waiting' ELSE 'ended' END`, endedAt: new Date() })
       .where(and(eq(lives.id, id), eq(lives.sessionId, sessionId), eq(lives.state, 'live')))
       .returning();
     return row;

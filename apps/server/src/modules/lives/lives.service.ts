@@ -8,7 +8,7 @@ import { liveVisibleTo } from '../../policy/visibility.ts';
 import { replaceFile, storeImage } from '../../storage/images.ts';
 import { StorageUsageRepository } from '../quota/storage-usage.repository.ts';
 import { prepareThumbnail } from '../videos/thumbnail.ts';
-import { LivesRepository, type LiveRow } from './lives.repository.ts';
+import { LivesRepository, type LiveRow, type VisibleLiveRow } from './lives.repository.ts';
 
 /** A stream key is `<live id>.<secret>`: the id finds the live, the secret is compared by hash. */
 const SECRET_BYTES = 32;
@@ -98,7 +98,7 @@ export type SessionStart = { refuse: string } | { live: LiveRow; sessionId: stri
 
 export class LivesService {
   private readonly repo: LivesRepository;
-  private readonly hlsRows = new Map<string, { row: LiveRow | undefined; at: number }>();
+  private readonly hlsRows = new Map<string, { row: VisibleLiveRow | undefined; at: number }>();
   private readonly viewerWrites = new Map<string, number>();
 
   constructor(private readonly ctx: AppContext) {
@@ -208,7 +208,7 @@ export class LivesService {
     const current = row?.thumbnailKey ? thumbnailFile(row.thumbnailKey) : undefined;
     const expected = row && current === file ? Buffer.from(liveAccess(this.ctx.config.jwtSecret, row, file)) : undefined;
     const given = Buffer.from(access);
-    if (!row?.thumbnailKey || !expected || expected.length !== given.length || !timingSafeEqual(expected, given)) {
+    if (!row?.thumbnailKey || row.ownerSuspended || !expected || expected.length !== given.length || !timingSafeEqual(expected, given)) {
       throw notFound(liveMessages.notFound);
     }
     return { key: row.thumbnailKey, privacy: row.privacy };
@@ -243,9 +243,10 @@ export class LivesService {
       const stored = Buffer.from(row?.keyHash ?? hashSecret('no live'), 'hex');
       if (!row || given.length !== stored.length || !timingSafeEqual(given, stored)) return refused;
       if (!settings.livesEnabled) return { refuse: liveMessages.disabled };
+      if (row.ownerSuspended) return { refuse: 'This account is suspended' };
       if (onAir(row)) return { refuse: 'This live is already on air' };
       // A session whose worker died (stale heartbeat) does not use up a one-off live.
-      if (row.state === 'ended') return { refuse: 'This live has ended; create a new live or make it permanent' };
+      if (row.state === 'ended' && !row.permanent) return { refuse: 'This live has ended; create a new live or make it permanent' };
       const busy = await repo.onAir(row.ownerId, STALE_SESSION_MS);
       if (busy.all >= settings.maxLivesPerInstance) return { refuse: `This instance allows ${countLives(settings.maxLivesPerInstance)} at a time; try again later` };
       if (busy.owner >= settings.maxLivesPerUser) return { refuse: `You can have ${countLives(settings.maxLivesPerUser)} on air at a time` };
@@ -263,11 +264,12 @@ export class LivesService {
    * not use up a one-off live.
    */
   async endSession(live: LiveRow, sessionId: string, aired = true): Promise<LiveRow | undefined> {
-    return this.repo.endSession(live.id, sessionId, live.permanent || !aired ? 'waiting' : 'ended');
+    return this.repo.endSession(live.id, sessionId, aired);
   }
 
-  async heartbeat(live: LiveRow, sessionId: string): Promise<void> {
-    await this.repo.heartbeat(live.id, sessionId);
+  /** The session is alive; false when it must stop (see LivesRepository.heartbeat). */
+  heartbeat(live: LiveRow, sessionId: string): Promise<boolean> {
+    return this.repo.heartbeat(live.id, sessionId);
   }
 
   /**
@@ -290,7 +292,7 @@ export class LivesService {
     await this.repo.forgetViewers(liveId, all ? 0 : VIEWER_SECONDS * 2);
   }
 
-  private async cachedRow(liveId: string): Promise<LiveRow | undefined> {
+  private async cachedRow(liveId: string): Promise<VisibleLiveRow | undefined> {
     const hit = this.hlsRows.get(liveId);
     if (hit && Date.now() - hit.at < HLS_ROW_MS) return hit.row;
     const row = await this.repo.find(liveId);
@@ -314,11 +316,11 @@ export class LivesService {
    * every segment: the row is kept for HLS_ROW_MS, so a change of privacy or session shows within a
    * second without one query per request.
    */
-  async hlsSession(access: string, liveId: string, sessionId: string): Promise<LiveRow> {
+  async hlsSession(access: string, liveId: string, sessionId: string): Promise<VisibleLiveRow> {
     const row = await this.cachedRow(liveId);
     const expected = row ? Buffer.from(liveAccess(this.ctx.config.jwtSecret, row, sessionId)) : undefined;
     const given = Buffer.from(access);
-    if (!row || row.sessionId !== sessionId || !expected || expected.length !== given.length || !timingSafeEqual(expected, given)) {
+    if (!row || row.ownerSuspended || row.sessionId !== sessionId || !expected || expected.length !== given.length || !timingSafeEqual(expected, given)) {
       throw notFound(liveMessages.notFound);
     }
     return row;

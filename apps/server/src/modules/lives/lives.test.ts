@@ -95,6 +95,48 @@ describe('lives and their stream keys', () => {
     expect(await service.startSession(other.streamKey)).toHaveProperty('sessionId');
   });
 
+  it("a suspended account's lives: no session starts, one on air stops at its next heartbeat, and no one else sees the live, its HLS or its chat", async () => {
+    await enable({ maxLivesPerUser: 5, maxLivesPerInstance: 50 });
+    const host = await createUser(t.ctx);
+    const service = new LivesService(t.ctx);
+    const onAir = (await call(t, 'POST', '/lives', { as: host, body: { title: 'Before' } })).body.data;
+    const next = (await call(t, 'POST', '/lives', { as: host, body: { title: 'After' } })).body.data;
+    const started = await service.startSession(onAir.streamKey);
+    if (!('sessionId' in started)) throw new Error('not started');
+    await t.ctx.storage.putBuffer(`${liveSessionPrefix(onAir.live._id, started.sessionId)}/master.m3u8`, Buffer.from('#EXTM3U\n'));
+    const hlsUrl = (await call(t, 'GET', `/lives/${onAir.live._id}`)).body.data.hlsUrl as string;
+    expect((await t.app.inject({ method: 'GET', url: hlsUrl })).statusCode).toBe(200);
+    expect(await service.heartbeat(started.live, started.sessionId)).toBe(true);
+
+    await rows(t, sql`UPDATE users SET state = 'suspended' WHERE id = ${host.id}`);
+    expect(await service.startSession(next.streamKey)).toEqual({ refuse: 'This account is suspended' });
+    expect(await service.heartbeat(started.live, started.sessionId)).toBe(false);
+    expectError(await call(t, 'GET', `/lives/${onAir.live._id}`), 404, liveMessages.notFound);
+    expectError(await call(t, 'GET', `/lives/${onAir.live._id}/chat/stream`), 404, liveMessages.notFound);
+    expectError(await call(t, 'GET', `/comments/live/${onAir.live._id}`, { as: other }), 404);
+    await new Promise((r) => setTimeout(r, 1_100));
+    expect((await t.app.inject({ method: 'GET', url: hlsUrl })).statusCode).toBe(404);
+  });
+
+  it('a one-off live made permanent during its session waits for the next one, and one that has ended starts again once made permanent', async () => {
+    await enable({ maxLivesPerUser: 5, maxLivesPerInstance: 50 });
+    const host = await createUser(t.ctx);
+    const service = new LivesService(t.ctx);
+    const { live, streamKey } = (await call(t, 'POST', '/lives', { as: host, body: { title: 'Pilot' } })).body.data;
+    let started = await service.startSession(streamKey);
+    if (!('sessionId' in started)) throw new Error('not started');
+    await call(t, 'PATCH', `/lives/${live._id}`, { as: host, body: { permanent: true } });
+    expect((await service.endSession(started.live, started.sessionId))?.state).toBe('waiting');
+    // The other way round: made one-off on air, it has ended; made permanent again, it goes on air.
+    started = await service.startSession(streamKey);
+    if (!('sessionId' in started)) throw new Error('not started');
+    await call(t, 'PATCH', `/lives/${live._id}`, { as: host, body: { permanent: false } });
+    expect((await service.endSession(started.live, started.sessionId))?.state).toBe('ended');
+    expect(await service.startSession(streamKey)).toEqual({ refuse: 'This live has ended; create a new live or make it permanent' });
+    await call(t, 'PATCH', `/lives/${live._id}`, { as: host, body: { permanent: true } });
+    expect(await service.startSession(streamKey)).toHaveProperty('sessionId');
+  });
+
   it('subscribers are told when a public live starts (a notification type with its own mail preference); a private one tells nobody', async () => {
     await enable({ maxLivesPerUser: 5, maxLivesPerInstance: 50 });
     const creator = await createUser(t.ctx);
