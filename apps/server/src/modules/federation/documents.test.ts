@@ -16,6 +16,8 @@ import { newId } from '../../lib/ids.ts';
 import type { UserRow } from '../users/users.repository.ts';
 import { builtIndex } from '../pages/built-app.fixture.ts';
 import { isPrivateAddress, safeFetch } from './safe-fetch.ts';
+import { parseRemoteActor } from './incoming.ts';
+import { remoteMediaOrigins } from './media-origins.ts';
 import { WatchedWordsService } from '../watched-words/watched-words.service.ts';
 
 /**
@@ -450,5 +452,39 @@ describe('local comments', () => {
     // Deleted while held: nothing more to send.
     expect((await t.app.inject({ method: 'DELETE', url: `/api/v1/comments/${id}`, headers: auth })).statusCode).toBe(200);
     expect((await sent()).map((p) => p.activity.type)).toEqual(['Create', 'Update', 'Delete']);
+  });
+});
+
+describe('remote media addresses and our pages’ Content-Security-Policy', () => {
+  const actorDoc = (icon: string) => ({
+    type: 'Person',
+    id: 'https://peer.example/users/ann',
+    inbox: 'https://peer.example/users/ann/inbox',
+    preferredUsername: 'ann',
+    icon: { type: 'Image', url: icon },
+    publicKey: { id: 'https://peer.example/users/ann#main-key', owner: 'https://peer.example/users/ann', publicKeyPem: '-----BEGIN PUBLIC KEY-----\nx' },
+  });
+  const from = new URL('https://peer.example/users/ann');
+
+  it('keeps an avatar address only with a plain host, and as parsed (tabs and newlines gone)', () => {
+    expect(parseRemoteActor(actorDoc('https://cdn.evil.example;x/a.png'), from, newId)?.iconUrl).toBeNull();
+    expect(parseRemoteActor(actorDoc("https://cdn.evil.example,'*'/a.png"), from, newId)?.iconUrl).toBeNull();
+    expect(parseRemoteActor(actorDoc('https://cdn.peer.exa\tmple/a b.png'), from, newId)?.iconUrl).toBe('https://cdn.peer.example/a%20b.png');
+  });
+
+  it('pages keep answering, with a policy naming only plain origins, whatever addresses were stored before', async () => {
+    const bad = ['https://cdn.evil.example;x/a.png', 'https://a.example\t*/b.png', 'https://b.example, data:/c.png'];
+    for (const [i, icon] of bad.entries()) {
+      await t.ctx.db.execute(sql`INSERT INTO remote_actors (id, uri, host, type, preferred_username, name, inbox, public_key_id, public_key_pem, icon_url)
+        VALUES (${newId()}, ${`https://old${i}.example/u`}, ${`old${i}.example`}, 'Person', 'u', 'U', ${`https://old${i}.example/inbox`}, 'k', 'pem', ${icon})`);
+    }
+    await t.ctx.db.execute(sql`INSERT INTO remote_actors (id, uri, host, type, preferred_username, name, inbox, public_key_id, public_key_pem, icon_url)
+      VALUES (${newId()}, 'https://fine.example/u', 'fine.example', 'Person', 'u', 'U', 'https://fine.example/inbox', 'k', 'pem', 'https://media.fine.example:8443/a.png')`);
+    await remoteMediaOrigins(t.ctx.db).refresh();
+    const page = await t.app.inject({ method: 'GET', url: '/' });
+    expect(page.statusCode).toBe(200);
+    const imgSrc = String(page.headers['content-security-policy']).split(';').find((d) => d.startsWith('img-src'))!;
+    expect(imgSrc).toContain('https://media.fine.example:8443');
+    expect(imgSrc).not.toMatch(/evil|\*|\t|data:\/|b\.example,/);
   });
 });

@@ -348,7 +348,11 @@ export class FederationRepository {
       .offset(offset);
   }
 
-  /** Distinct http(s) origins of stored remote media (HLS, thumbnails, avatars): at most 500, for the CSP. */
+  /**
+   * Distinct http(s) origins of stored remote media (HLS, thumbnails, avatars): at most 500, for the
+   * CSP. Only plain ones (host, port): a character the header does not allow in a source (a `;`, a
+   * `,`, a space) in one stored address would break every page's headers or widen the policy.
+   */
   async mediaOrigins(): Promise<string[]> {
     const rows = await queryRows<{ origin: string }>(
       this.db,
@@ -356,7 +360,7 @@ export class FederationRepository {
             SELECT substring(hls_url FROM '^(https?://[^/?#]+)') AS origin FROM remote_videos
             UNION SELECT substring(thumbnail_url FROM '^(https?://[^/?#]+)') FROM remote_videos
             UNION SELECT substring(icon_url FROM '^(https?://[^/?#]+)') FROM remote_actors) o
-          WHERE origin IS NOT NULL ORDER BY origin LIMIT 500`,
+          WHERE origin ~ '^https?://([a-z0-9-]+[.])*[a-z0-9-]+(:[0-9]{1,5})?$' ORDER BY origin LIMIT 500`,
     );
     return rows.map((r) => r.origin);
   }

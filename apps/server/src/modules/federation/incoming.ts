@@ -23,11 +23,22 @@ export function sanitiseHtml(html: string): string {
 /** Plain text (names): tags dropped, entities kept as text. */
 export const plainText = (s: string, max = MAX_NAME): string => sanitizeHtml(s, { allowedTags: [], allowedAttributes: {} }).trim().slice(0, max);
 
+/**
+ * A host as DNS names and IP literals are written once parsed (IDNs in punycode). The URL parser
+ * takes `;`, `,`, `*` or `'` in a host too, and such a host would end up in our pages'
+ * Content-Security-Policy (remote media origins): refused.
+ */
+const PLAIN_HOST = /^(?:[a-z0-9-]+\.)*[a-z0-9-]+$|^\[[0-9a-f:.]+\]$/;
+
+/**
+ * An http(s) URL with a plain host, or null. Keep its `href`, never the string it came from: the
+ * parser drops tabs and newlines that the raw string still holds.
+ */
 export function httpUrl(value: unknown): URL | null {
   if (typeof value !== 'string' || value.length > MAX_URL) return null;
   try {
     const url = new URL(value);
-    return url.protocol === 'https:' || url.protocol === 'http:' ? url : null;
+    return (url.protocol === 'https:' || url.protocol === 'http:') && PLAIN_HOST.test(url.hostname) ? url : null;
   } catch {
     return null;
   }
@@ -48,10 +59,14 @@ const first = <T>(v: T | T[] | undefined): T | undefined => (Array.isArray(v) ? 
 /** The html page of an object or actor: a string, or the first Link with mediaType text/html. */
 function pageUrl(url: unknown): string | null {
   for (const entry of Array.isArray(url) ? url : [url]) {
-    if (typeof entry === 'string' && httpUrl(entry)) return entry;
+    if (typeof entry === 'string') {
+      const url = httpUrl(entry);
+      if (url) return url.href;
+    }
     if (entry && typeof entry === 'object') {
       const link = entry as { href?: unknown; mediaType?: unknown };
-      if ((link.mediaType === undefined || link.mediaType === 'text/html') && httpUrl(link.href)) return link.href as string;
+      const url = link.mediaType === undefined || link.mediaType === 'text/html' ? httpUrl(link.href) : null;
+      if (url) return url.href;
     }
   }
   return null;
@@ -60,7 +75,7 @@ function pageUrl(url: unknown): string | null {
 function iconUrl(icon: unknown): string | null {
   const entry = first(icon as unknown[]) as { url?: unknown } | string | undefined;
   const url = typeof entry === 'string' ? entry : idOf(entry?.url) ?? (typeof entry?.url === 'string' ? entry.url : null);
-  return url && httpUrl(url) ? url : null;
+  return httpUrl(url)?.href ?? null;
 }
 
 const ACTOR_TYPES = new Set(['Person', 'Group', 'Application', 'Service', 'Organization']);
