@@ -1,4 +1,6 @@
 import { mkdtemp, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -272,6 +274,24 @@ describe('remote fetches refuse the local network', () => {
   it('a name resolving to loopback is refused at connect time; only http(s) is fetched', async () => {
     await expect(safeFetch(new URL('http://localhost:9/'), { allowPrivate: false })).rejects.toThrow(/refused address/);
     await expect(safeFetch(new URL('file:///etc/passwd'), { allowPrivate: true })).rejects.toThrow(/refused scheme/);
+  });
+
+  it('a server that answers a byte at a time is cut at the timeout of the whole exchange, not only of silence', async () => {
+    const drip = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/activity+json' });
+      const timer = setInterval(() => res.write(' '), 200);
+      res.on('close', () => clearInterval(timer));
+    });
+    await new Promise<void>((resolve) => drip.listen(0, '127.0.0.1', resolve));
+    try {
+      const started = Date.now();
+      const url = new URL(`http://127.0.0.1:${(drip.address() as AddressInfo).port}/actor`);
+      await expect(safeFetch(url, { allowPrivate: true, timeoutMs: 1_000 })).rejects.toThrow(/timed out/);
+      expect(Date.now() - started).toBeLessThan(2_500);
+    } finally {
+      drip.closeAllConnections();
+      await new Promise((resolve) => drip.close(resolve));
+    }
   });
 });
 

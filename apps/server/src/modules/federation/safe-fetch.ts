@@ -91,10 +91,11 @@ export function safeFetch(url: URL, opts: FetchOptions): Promise<FetchResult> {
   };
   const maxBytes = opts.maxBytes ?? DEFAULT_MAX_BYTES;
   const client = url.protocol === 'https:' ? https : http;
-  return new Promise((resolve, reject) => {
+  const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  return new Promise<FetchResult>((resolve, reject) => {
     const req = client.request(
       url,
-      { method: opts.method ?? 'GET', headers: { 'user-agent': 'Glimpse (ActivityPub)', ...opts.headers }, lookup, timeout: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS },
+      { method: opts.method ?? 'GET', headers: { 'user-agent': 'Glimpse (ActivityPub)', ...opts.headers }, lookup, timeout: timeoutMs },
       (res) => {
         const chunks: Buffer[] = [];
         let size = 0;
@@ -110,6 +111,10 @@ export function safeFetch(url: URL, opts: FetchOptions): Promise<FetchResult> {
         res.on('error', reject);
       },
     );
+    // The socket's timeout is for silence; this one for the whole exchange, so a server that sends a
+    // byte every few seconds cannot hold a worker's lane (or an inbox request) for minutes.
+    const deadline = setTimeout(() => req.destroy(new RemoteFetchError('timed out')), timeoutMs);
+    req.on('close', () => clearTimeout(deadline));
     req.on('timeout', () => req.destroy(new RemoteFetchError('timed out')));
     req.on('error', reject);
     if (opts.body !== undefined) req.write(opts.body);
