@@ -6,7 +6,7 @@ import { queryRows } from '../../db/client.ts';
 import { PermanentJobError, type JobContext } from '../../jobs/worker.ts';
 import { createTestApp, createUser, memoryLog, type TestContext } from '../../../test/harness.ts';
 import type { UserRow } from '../users/users.repository.ts';
-import { DELIVER_QUEUE, deliveryHandler, keyFor, type DeliveryPayload } from './delivery.ts';
+import { DELIVER_QUEUE, DELIVERY_MAX_AGE_MS, deliveryHandler, keyFor, type DeliveryPayload } from './delivery.ts';
 import { parseSignatureHeader, verifyRequest } from './http-signature.ts';
 
 /**
@@ -96,6 +96,13 @@ describe('delivery', () => {
     expect(failing.requests).toHaveLength(5);
     expect(new Date(result.deferred).getTime()).toBeGreaterThan(Date.now());
     expect((await queued(failing.url)).map((r) => new Date(r.run_at).toISOString())).toEqual([result.deferred]);
+    // Queued again, it keeps the time it was first queued; once that is too long ago, it is dropped.
+    const [again] = await queryRows<{ payload: DeliveryPayload }>(t.ctx.db, sql`SELECT payload FROM jobs WHERE queue = ${DELIVER_QUEUE} AND payload->>'inbox' = ${failing.url}`);
+    expect(again!.payload.firstQueuedAt).toEqual(expect.any(String));
+    const old = new Date(Date.now() - DELIVERY_MAX_AGE_MS).toISOString();
+    expect(await handler.run({ ...payload(failing.url), firstQueuedAt: old }, job)).toEqual({ skipped: expect.stringMatching(/^gave up: 127\.0\.0\.1:\d+ could not be reached since /) });
+    expect(await queued(failing.url)).toHaveLength(1);
+    expect(failing.requests).toHaveLength(5);
   });
 
   it('a host at its cap waits in the queue while another host is served', async () => {

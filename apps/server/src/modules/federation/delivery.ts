@@ -13,6 +13,12 @@ export const DELIVER_QUEUE = 'federation-deliver';
 const DELIVERY_ATTEMPTS = 8;
 /** Retry of a delivery held back by the per-host cap. */
 const HOST_BUSY_RETRY_MS = 2000;
+/**
+ * A delivery held back (its host paused or busy) is queued again as a new job, with fresh attempts:
+ * after this long from its first queueing it is dropped instead, so a host that stays down does
+ * not keep its deliveries going round the queue for ever.
+ */
+export const DELIVERY_MAX_AGE_MS = 3 * 24 * 3600_000;
 
 /** Who signs: the instance actor, or a local user's account or channel actor (same key, its own keyId). */
 export type Signer = { kind: 'instance' } | { kind: 'account' | 'channel'; userId: string };
@@ -21,6 +27,8 @@ export interface DeliveryPayload {
   inbox: string;
   activity: Record<string, unknown>;
   signer: Signer;
+  /** When the delivery was first queued (ISO); set at the first deferral on jobs queued without it. */
+  firstQueuedAt?: string;
 }
 
 export const signerKeyId = (u: FederationUrls, s: Signer): string =>
@@ -39,7 +47,8 @@ export async function keyFor(db: Executor, s: Signer) {
 /** Queues one delivery per inbox, in the caller's transaction. */
 export async function enqueueDeliveries(tx: Executor, inboxes: string[], activity: Record<string, unknown>, signer: Signer): Promise<number> {
   const jobs = new JobsRepository(tx);
-  for (const inbox of new Set(inboxes)) await jobs.enqueue(DELIVER_QUEUE, { inbox, activity, signer } satisfies DeliveryPayload, { maxAttempts: DELIVERY_ATTEMPTS });
+  const firstQueuedAt = new Date().toISOString();
+  for (const inbox of new Set(inboxes)) await jobs.enqueue(DELIVER_QUEUE, { inbox, activity, signer, firstQueuedAt } satisfies DeliveryPayload, { maxAttempts: DELIVERY_ATTEMPTS });
   return new Set(inboxes).size;
 }
 
@@ -54,7 +63,9 @@ export function deliveryHandler(ctx: AppContext): JobHandler<DeliveryPayload> {
   const jobs = new JobsRepository(ctx.db);
   const inFlight = new Map<string, number>();
   const later = async (p: DeliveryPayload, at: Date) => {
-    await jobs.enqueue(DELIVER_QUEUE, p, { maxAttempts: DELIVERY_ATTEMPTS, runAt: at });
+    const firstQueuedAt = p.firstQueuedAt ?? new Date().toISOString();
+    if (at.getTime() - Date.parse(firstQueuedAt) > DELIVERY_MAX_AGE_MS) return { skipped: `gave up: ${new URL(p.inbox).host} could not be reached since ${firstQueuedAt}` };
+    await jobs.enqueue(DELIVER_QUEUE, { ...p, firstQueuedAt }, { maxAttempts: DELIVERY_ATTEMPTS, runAt: at });
     return { deferred: at.toISOString() };
   };
   return {
