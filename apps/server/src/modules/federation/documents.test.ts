@@ -508,3 +508,21 @@ describe('remote media addresses and our pages’ Content-Security-Policy', () =
     expect(imgSrc).not.toMatch(/evil|\*|\t|data:\/|b\.example,/);
   });
 });
+
+describe('blocked hosts', () => {
+  it('a blocked name is blocked on any port and in its subdomains; a block naming a port blocks that port only', async () => {
+    const repo = new FederationRepository(t.ctx.db);
+    await repo.addBlock('evil.example', 'host', alice.id);
+    await repo.addBlock('mixed.example:8443', 'host', alice.id);
+    for (const host of ['evil.example', 'evil.example:8443', 'x.evil.example', 'a.b.evil.example:443', 'mixed.example:8443']) expect(await repo.isBlocked(host), host).toBe(true);
+    for (const host of ['notevil.example', 'evil.example.org', 'mixed.example', 'mixed.example:9000']) expect(await repo.isBlocked(host), host).toBe(false);
+    // The block's purge takes the same actors.
+    for (const host of ['x.evil.example', 'evil.example:8443', 'notevil.example']) {
+      await t.ctx.db.execute(sql`INSERT INTO remote_actors (id, uri, host, type, preferred_username, name, inbox, public_key_id, public_key_pem)
+        VALUES (${newId()}, ${`https://${host}/u`}, ${host}, 'Person', 'u', 'U', ${`https://${host}/inbox`}, 'k', 'pem')`);
+    }
+    await repo.purgeActors({ host: 'evil.example' });
+    const left = await queryRows<{ host: string }>(t.ctx.db, sql`SELECT host FROM remote_actors WHERE host IN ('x.evil.example', 'evil.example:8443', 'notevil.example')`);
+    expect(left.map((r) => r.host)).toEqual(['notevil.example']);
+  });
+});

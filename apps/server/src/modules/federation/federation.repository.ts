@@ -419,10 +419,14 @@ export class FederationRepository {
 
   // --- blocks -------------------------------------------------------------------------------
 
-  /** Whether the host, or (when given) the actor, is blocked, or the host is not on the allow-list in allow-list mode. */
+  /**
+   * Whether the host, or (when given) the actor, is blocked, or the host is not on the allow-list in
+   * allow-list mode. A blocked name blocks it on any port and its subdomains too (`evil.example`:
+   * `evil.example:8443`, `x.evil.example`); a block naming a port blocks that port only.
+   */
   async isBlocked(host: string, actorUri?: string): Promise<boolean> {
     const h = host.toLowerCase();
-    const targets = actorUri ? [h, actorUri] : [h];
+    const targets = [...blockTargets(h), ...(actorUri ? [actorUri] : [])];
     const [row] = await queryRows<{ blocked: boolean }>(
       this.db,
       sql`SELECT EXISTS (SELECT 1 FROM federation_blocks WHERE target IN (${sql.join(targets.map((t) => sql`${t}`), sql`, `)}))
@@ -469,7 +473,12 @@ export class FederationRepository {
    * our channels (the counts drop), our users' follows of them, their videos.
    */
   async purgeActors(by: { host: string } | { uri: string }): Promise<void> {
-    const match = 'host' in by ? sql`lower(a.host) = lower(${by.host})` : sql`a.uri = ${by.uri}`;
+    // A host's actors as isBlocked sees them: a name takes its ports and subdomains with it.
+    const name = sql`split_part(lower(a.host), ':', 1)`;
+    const match =
+      'host' in by
+        ? sql`(lower(a.host) = lower(${by.host}) OR ${name} = lower(${by.host}) OR right(${name}, length(${by.host}) + 1) = '.' || lower(${by.host}))`
+        : sql`a.uri = ${by.uri}`;
     await this.db.execute(sql`
       UPDATE users u SET subscriber_count = greatest(0, u.subscriber_count - f.n)
       FROM (SELECT rf.channel_id, count(*)::int AS n FROM remote_followers rf JOIN remote_actors a ON a.id = rf.actor_id WHERE ${match} GROUP BY rf.channel_id) f
@@ -657,4 +666,13 @@ export class FederationRepository {
     const rows = await this.db.delete(remoteShares).where(and(eq(remoteShares.actorId, actorId), match)).returning({ videoId: remoteShares.videoId });
     return rows.length > 0;
   }
+}
+
+/** The block entries that would stop `host` (`name[:port]`): itself, its name without the port, and the domains above it. */
+export function blockTargets(host: string): string[] {
+  const name = host.replace(/:\d+$/, '');
+  if (name.startsWith('[') || /^[\d.]+$/.test(name)) return [...new Set([host, name])];
+  const labels = name.split('.');
+  const parents = labels.slice(1, -1).map((_, i) => labels.slice(i + 1).join('.'));
+  return [...new Set([host, name, ...parents])];
 }
