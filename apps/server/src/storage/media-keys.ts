@@ -43,3 +43,8 @@ export const userUploadsPrefix = (userId: string): string => `uploads/${userId}`
 export const uploadPrefix = (userId: string, uniqueId: string): string => `${userUploadsPrefix(userId)}/${uniqueId}`;
 export const uploadChunkKey = (userId: string, uniqueId: string, chunkNumber: number, nonce: string): string =>
   `${uploadPrefix(userId, uniqueId)}/${chunkNumber}-${nonce}.part`;
+
+/** Where a live's files live in the storage: its thumbnail and its last session's (deleted with the live, or its account). */
+export const livePrefix = (liveId: string): string => `lives/${liveId}`;
+/** Where a session's files live in the storage. */
+export const liveSessionPrefix = (liveId: string, sessionId: string): string => `${livePrefix(liveId)}/${sessionId}`;

@@ -57,10 +57,11 @@ export class AccountDeletionRepository {
   }
 
   /** The rows whose files the account owns (videos, tweets with an image), read before they go. */
-  async fileOwners(userId: string): Promise<{ videoIds: string[]; imageTweetIds: string[] }> {
+  async fileOwners(userId: string): Promise<{ videoIds: string[]; imageTweetIds: string[]; liveIds: string[] }> {
     const videoIds = await queryRows<{ id: string }>(this.db, sql`SELECT id FROM videos WHERE owner_id = ${userId}`);
     const tweets = await queryRows<{ id: string }>(this.db, sql`SELECT id FROM tweets WHERE owner_id = ${userId} AND image_key IS NOT NULL`);
-    return { videoIds: videoIds.map((r) => r.id), imageTweetIds: tweets.map((r) => r.id) };
+    const lives = await queryRows<{ id: string }>(this.db, sql`SELECT id FROM lives WHERE owner_id = ${userId}`);
+    return { videoIds: videoIds.map((r) => r.id), imageTweetIds: tweets.map((r) => r.id), liveIds: lives.map((r) => r.id) };
   }
 
   /** Takes the account's likes and dislikes off what others own (its own content goes whole). */

@@ -4,7 +4,7 @@ import { badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { recordEvent } from '../../events/events.ts';
 import { JobsRepository } from '../../jobs/jobs.repository.ts';
 import { accountDeletedMail } from '../../mail/templates.ts';
-import { tweetImageFolder, userFilesPrefix, userUploadsPrefix, videoPrefixes } from '../../storage/media-keys.ts';
+import { livePrefix, tweetImageFolder, userFilesPrefix, userUploadsPrefix, videoPrefixes } from '../../storage/media-keys.ts';
 import { accountLabel, ModerationRepository } from '../moderation/moderation.repository.ts';
 import { UsersService } from '../users/users.service.ts';
 import { ACCOUNT_FILES_QUEUE, FILES_PER_JOB } from './account-files.job.ts';
@@ -41,7 +41,7 @@ export class AccountDeletionService {
       const row = await repo.lock(userId);
       if (!row) throw notFound(accountMessages.userNotFound);
       if (row.role === 'admin' && (await repo.lockAdmins()) <= 1) throw conflict(accountMessages.lastAdmin);
-      const { videoIds, imageTweetIds } = await repo.fileOwners(userId);
+      const { videoIds, imageTweetIds, liveIds } = await repo.fileOwners(userId);
       await repo.deleteJobsNaming(userId, row.email);
       await repo.withdrawReactions(userId);
       await repo.withdrawSubscriptions(userId);
@@ -61,6 +61,8 @@ export class AccountDeletionService {
       const prefixes = [
         ...videoIds.flatMap(videoPrefixes),
         ...imageTweetIds.map(tweetImageFolder),
+        // Lives' thumbnails and last sessions (a session on air stops at its next heartbeat).
+        ...liveIds.map((id) => `${livePrefix(id)}/`),
         userFilesPrefix(userId),
         // Unfinished uploads' chunks (ADR 018).
         userUploadsPrefix(userId),

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountMessages } from '@glimpse/contract';
 import { createWorker } from '../../worker.ts';
 import { RateLimitsRepository } from '../../lib/rate-limits.repository.ts';
+import { newId } from '../../lib/ids.ts';
 import type { LocalStorage } from '../../storage/local-storage.ts';
 import type { UserRow } from '../users/users.repository.ts';
 import { call, expectError, rows } from '../../../test/http.ts';
@@ -152,10 +153,17 @@ async function busyAccount(other: UserRow) {
   expect((await postChunk(t.app, auth, { uniqueId: 'half', chunkNumber: 0, totalChunks: 2 }, t.clip.subarray(0, 1000))).statusCode).toBe(200);
   await call(t, 'POST', '/auths/forgot-password-mail', { body: { email: user.email } });
   await new RateLimitsRepository(t.ctx.db).hit(`password-change ${user.id}`, 60_000);
+  // A live with its thumbnail and the files its last session left.
+  await t.ctx.settings.update({ livesEnabled: true });
+  const liveId = (await call(t, 'POST', '/lives', { ...as(user), body: { title: 'My show' } })).body.data.live._id as string;
+  const image = new FormData();
+  image.append('image', new Blob([TINY_PNG]), 'poster.png');
+  expect((await call(t, 'PUT', `/lives/${liveId}/thumbnail`, { ...as(user), body: image })).status).toBe(200);
+  await t.ctx.storage.putBuffer(`lives/${liveId}/${newId()}/360p/seg_000001.ts`, Buffer.alloc(100));
 
   return {
     user,
-    ids: [user.id, videoId, tweetId, myReply, replyToMine, myTweetComment, theirOnMine, myHeld._id as string, playlist],
+    ids: [user.id, videoId, tweetId, myReply, replyToMine, myTweetComment, theirOnMine, myHeld._id as string, playlist, liveId],
     kept: { theirVideo, theirTweet, theirComment },
   };
 }

@@ -8,7 +8,8 @@ import type { JobLogger } from '../../jobs/worker.ts';
 import { RtmpServer, type IngestConnection, type PublishDecision, type PublishRequest } from '../../media/rtmp/rtmp-server.ts';
 import { HlsMirror } from './hls-mirror.ts';
 import type { LiveRow } from './lives.repository.ts';
-import { HEARTBEAT_MS, liveSessionPrefix, LivesService, type SessionStart } from './lives.service.ts';
+import { liveSessionPrefix } from '../../storage/media-keys.ts';
+import { HEARTBEAT_MS, LivesService, type SessionStart } from './lives.service.ts';
 
 export interface LiveIngestOptions {
   log: JobLogger;

@@ -10,7 +10,8 @@ import { ok } from '../../lib/reply.ts';
 import { PRIVATE_CACHE } from '../media-links/media-links.ts';
 import { sendStored } from '../media-links/send-stored.ts';
 import { LiveChat, MAX_CHAT_STREAMS } from './live-chat.ts';
-import { liveSessionPrefix, LivesService } from './lives.service.ts';
+import { liveSessionPrefix } from '../../storage/media-keys.ts';
+import { LivesService } from './lives.service.ts';
 
 /** How long one chat stream stays open before the client reconnects (and visibility is checked again). */
 const CHAT_STREAM_SECONDS = 600;

@@ -6,6 +6,7 @@ import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { liveVisibleTo } from '../../policy/visibility.ts';
 import { replaceFile, storeImage } from '../../storage/images.ts';
+import { livePrefix, liveSessionPrefix } from '../../storage/media-keys.ts';
 import { StorageUsageRepository } from '../quota/storage-usage.repository.ts';
 import { prepareThumbnail } from '../videos/thumbnail.ts';
 import { LivesRepository, type LiveRow, type VisibleLiveRow } from './lives.repository.ts';
@@ -38,14 +39,9 @@ const VIEWER_SECONDS = 30;
 const VIEWER_WRITE_MS = 10_000;
 const VIEWER_WRITES_KEPT = 20_000;
 
-/** Where a live's files live in the storage (deleted with the live). */
-export const livePrefix = (liveId: string) => `lives/${liveId}`;
-
 /** The stored file's name, which is also the last part of the thumbnail's URL. */
 const thumbnailFile = (key: string) => key.slice(key.lastIndexOf('/') + 1);
 
-/** Where a session's files live in the storage. */
-export const liveSessionPrefix = (liveId: string, sessionId: string) => `lives/${liveId}/${sessionId}`;
 
 /**
  * The path part that opens a session's HLS files: `pub` for a public or unlisted live; for a private

@@ -5,7 +5,8 @@ import { sql } from 'drizzle-orm';
 import { call, expectError, MISSING_ID, rows } from '../../../test/http.ts';
 import type { UserRow } from '../users/users.repository.ts';
 import { createWorker } from '../../worker.ts';
-import { liveSessionPrefix, LivesService } from './lives.service.ts';
+import { liveSessionPrefix } from '../../storage/media-keys.ts';
+import { LivesService } from './lives.service.ts';
 
 describe('lives and their stream keys', () => {
   let t: TestContext;
