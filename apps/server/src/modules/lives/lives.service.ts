@@ -6,7 +6,7 @@ import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { liveVisibleTo } from '../../policy/visibility.ts';
 import { replaceFile, storeImage } from '../../storage/images.ts';
-import { livePrefix, liveSessionPrefix } from '../../storage/media-keys.ts';
+import { livePrefix } from '../../storage/media-keys.ts';
 import { StorageUsageRepository } from '../quota/storage-usage.repository.ts';
 import { prepareThumbnail } from '../videos/thumbnail.ts';
 import { LivesRepository, type LiveRow, type VisibleLiveRow } from './lives.repository.ts';
