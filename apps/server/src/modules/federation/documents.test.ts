@@ -19,6 +19,7 @@ import type { UserRow } from '../users/users.repository.ts';
 import { builtIndex } from '../pages/built-app.fixture.ts';
 import { isPrivateAddress, safeFetch } from './safe-fetch.ts';
 import { parseRemoteActor } from './incoming.ts';
+import { FederatedComments } from './federated-comments.ts';
 import { remoteMediaOrigins } from './media-origins.ts';
 import { WatchedWordsService } from '../watched-words/watched-words.service.ts';
 
@@ -524,5 +525,40 @@ describe('blocked hosts', () => {
     await repo.purgeActors({ host: 'evil.example' });
     const left = await queryRows<{ host: string }>(t.ctx.db, sql`SELECT host FROM remote_actors WHERE host IN ('x.evil.example', 'evil.example:8443', 'notevil.example')`);
     expect(left.map((r) => r.host)).toEqual(['notevil.example']);
+  });
+});
+
+describe('incoming Notes that no database takes as they are', () => {
+  it('a NUL in the text, a date past any calendar, a reply to a made-up id: kept clean, or ignored; never a 500', async () => {
+    const repo = new FederationRepository(t.ctx.db);
+    const actor = await repo.upsertRemoteActor({
+      id: newId(),
+      uri: 'https://odd.example/users/odd',
+      host: 'odd.example',
+      type: 'Person',
+      preferredUsername: 'odd',
+      name: 'Odd',
+      inbox: 'https://odd.example/users/odd/inbox',
+      publicKeyId: 'https://odd.example/users/odd#main-key',
+      publicKeyPem: '-----BEGIN PUBLIC KEY-----\nx\n-----END PUBLIC KEY-----',
+    });
+    const comments = new FederatedComments(t.ctx);
+    const note = (n: number, fields: Record<string, unknown>) => ({
+      type: 'Note',
+      id: `https://odd.example/notes/${n}`,
+      attributedTo: actor.uri,
+      to: ['https://www.w3.org/ns/activitystreams#Public'],
+      inReplyTo: `${BASE}/ap/videos/${videoId}`,
+      content: 'Fine',
+      ...fields,
+    });
+    const receive = (object: Record<string, unknown>) => t.ctx.db.transaction((tx) => comments.receive(new FederationRepository(tx), actor, object, () => false));
+    expect(await receive(note(1, { content: 'a\u0000b', published: '-010000-01-01T00:00:00Z' }))).toBe('stored');
+    expect(await receive(note(2, { published: '+200000-01-01T00:00:00Z' }))).toBe('stored');
+    expect(await receive(note(3, { inReplyTo: `${BASE}/ap/videos/${'0'.repeat(36)}` }))).toBe('ignored');
+    expect(await receive(note(4, { inReplyTo: `${BASE}/ap/video-comments/${'-'.repeat(36)}` }))).toBe('ignored');
+    const stored = await queryRows<{ content: string; published_at: Date }>(t.ctx.db, sql`SELECT content, published_at FROM federated_comments WHERE uri LIKE 'https://odd.example/notes/%' ORDER BY uri`);
+    expect(stored.map((c) => c.content)).toEqual(['ab', 'Fine']);
+    for (const c of stored) expect(new Date(c.published_at).getTime()).toBeLessThanOrEqual(Date.now());
   });
 });

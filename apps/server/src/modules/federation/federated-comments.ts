@@ -1,12 +1,12 @@
 import { federationMessages as m } from '@glimpse/contract';
 import type { AppContext } from '../../context.ts';
 import { badRequest, forbidden, notFound } from '../../lib/errors.ts';
-import { newId } from '../../lib/ids.ts';
+import { isUuid, newId } from '../../lib/ids.ts';
 import { WatchedWordsService } from '../watched-words/watched-words.service.ts';
 import { enqueueDeliveries } from './delivery.ts';
 import { activity, AS_PUBLIC, FederationUrls, noteObject, textToHtml } from './documents.ts';
 import { FederationRepository, type RemoteActorRow } from './federation.repository.ts';
-import { httpUrl, idOf, sanitiseHtml } from './incoming.ts';
+import { httpUrl, idOf, remoteTime, sanitiseHtml } from './incoming.ts';
 
 const MAX_COMMENT = 5000;
 
@@ -138,8 +138,7 @@ export class FederatedComments {
     if (!audience.includes(AS_PUBLIC)) return null;
     const content = typeof object.content === 'string' ? sanitiseHtml(object.content) : '';
     if (!content.trim()) return null;
-    const published = Date.parse(String(object.published ?? ''));
-    const base = { id: newId(), uri: id.toString(), authorActorId: actor.id, inReplyTo: inReplyTo.toString(), content, publishedAt: Number.isFinite(published) ? new Date(published) : new Date() };
+    const base = { id: newId(), uri: id.toString(), authorActorId: actor.id, inReplyTo: inReplyTo.toString(), content, publishedAt: new Date(remoteTime(object.published) ?? Date.now()) };
 
     const parent = await repo.commentByUri(inReplyTo.toString());
     const localVideoId = parent?.localVideoId ?? this.localVideoId(inReplyTo.toString()) ?? (await this.localCommentVideo(repo, inReplyTo.toString()));
@@ -162,13 +161,13 @@ export class FederatedComments {
   private async localCommentVideo(repo: FederationRepository, uri: string): Promise<string | null> {
     const prefix = `${this.urls.base}/ap/video-comments/`;
     const id = uri.startsWith(prefix) ? uri.slice(prefix.length) : '';
-    return /^[0-9a-f-]{36}$/i.test(id) ? repo.commentVideo(id.toLowerCase()) : null;
+    return isUuid(id) ? repo.commentVideo(id.toLowerCase()) : null;
   }
 
   private localVideoId(uri: string): string | null {
     const prefix = `${this.urls.base}/ap/videos/`;
     const id = uri.startsWith(prefix) ? uri.slice(prefix.length) : '';
-    return /^[0-9a-f-]{36}$/i.test(id) ? id.toLowerCase() : null;
+    return isUuid(id) ? id.toLowerCase() : null;
   }
 }
 

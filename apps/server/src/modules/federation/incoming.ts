@@ -12,7 +12,7 @@ const MAX_TEXT = 10_000;
 
 /** Only what Mastodon and PeerTube themselves keep in remote HTML: text formatting and links. */
 export function sanitiseHtml(html: string): string {
-  return sanitizeHtml(html.slice(0, MAX_TEXT * 2), {
+  return sanitizeHtml(withoutNul(html).slice(0, MAX_TEXT * 2), {
     allowedTags: ['p', 'br', 'a', 'span', 'strong', 'b', 'em', 'i', 'u', 'code', 'pre', 'blockquote', 'ul', 'ol', 'li'],
     allowedAttributes: { a: ['href', 'rel', 'class'], span: ['class'] },
     allowedSchemes: ['http', 'https'],
@@ -21,7 +21,20 @@ export function sanitiseHtml(html: string): string {
 }
 
 /** Plain text (names): tags dropped, entities kept as text. */
-export const plainText = (s: string, max = MAX_NAME): string => sanitizeHtml(s, { allowedTags: [], allowedAttributes: {} }).trim().slice(0, max);
+export const plainText = (s: string, max = MAX_NAME): string => sanitizeHtml(withoutNul(s), { allowedTags: [], allowedAttributes: {} }).trim().slice(0, max);
+
+/** PostgreSQL's text holds no NUL character (the insert fails), and no reader needs one. */
+const withoutNul = (s: string): string => s.replaceAll('\u0000', '');
+
+/**
+ * A remote object's time (`published`, `updated`) in ms, or null when it is not one: not before
+ * 1970, and never later than now (a date in the future would keep a video on top of the feeds;
+ * one past PostgreSQL's range would fail the insert).
+ */
+export function remoteTime(value: unknown): number | null {
+  const time = Date.parse(typeof value === 'string' ? value : '');
+  return Number.isFinite(time) && time >= 0 ? Math.min(time, Date.now()) : null;
+}
 
 /**
  * A host as DNS names and IP literals are written once parsed (IDNs in punycode). The URL parser
@@ -140,9 +153,9 @@ export function parseRemoteVideo(doc: unknown, actor: { id: string; uri: string;
   if (!attributed.includes(actor.uri)) return null;
   if (typeof v.name !== 'string' || !v.name.trim()) return null;
   const duration = parseDuration(v.duration);
-  const published = Date.parse(String(v.published ?? ''));
-  if (duration === null || !Number.isFinite(published)) return null;
-  const updated = Date.parse(String(v.updated ?? ''));
+  const published = remoteTime(v.published);
+  if (duration === null || published === null) return null;
+  const updated = remoteTime(v.updated);
   const urls = Array.isArray(v.url) ? v.url : [v.url];
   const hls = urls.find((x) => x && typeof x === 'object' && (x as { mediaType?: unknown }).mediaType === 'application/x-mpegURL') as { href?: unknown } | undefined;
   const hlsUrl = httpUrl(hls?.href);
@@ -158,6 +171,6 @@ export function parseRemoteVideo(doc: unknown, actor: { id: string; uri: string;
     hlsUrl: hlsUrl && hlsUrl.host === actor.host ? hlsUrl.toString() : null,
     mp4Url: null,
     publishedAt: new Date(published),
-    updatedAt: new Date(Number.isFinite(updated) ? updated : published),
+    updatedAt: new Date(updated ?? published),
   };
 }
