@@ -96,6 +96,35 @@ describe('RTMP server bounds', () => {
     expect(lines).toEqual(['bad PROXY header']);
   });
 
+  it('an encoder that leaves while its key is checked: an accepted session is still handed over, already closed, so it ends', async () => {
+    let hangUpNow: () => void = () => undefined;
+    const handedOver = new Promise<string>((resolve) => {
+      server = new RtmpServer({
+        onPublish: async () => {
+          // The key check takes a moment; the encoder hangs up meanwhile.
+          await new Promise<void>((r) => setTimeout(r, 50));
+          hangUpNow();
+          await new Promise<void>((r) => setTimeout(r, 50));
+          return { accept: (conn) => conn.onClose((why) => resolve(why)) };
+        },
+      });
+    });
+    const port = await server!.listen(0, '127.0.0.1');
+    // Chunk stream 3, type 0 headers: AMF0 commands (type 20) on message stream 0, then 1.
+    const command = (stream: number, ...values: Parameters<typeof encodeAmf0>) => {
+      const body = encodeAmf0(...values);
+      const header = Buffer.from([0x03, 0, 0, 0, (body.length >> 16) & 0xff, (body.length >> 8) & 0xff, body.length & 0xff, 20, stream, 0, 0, 0]);
+      return Buffer.concat([header, body]);
+    };
+    const socket = net.connect(port, '127.0.0.1', () =>
+      socket.write(Buffer.concat([handshake, command(0, 'connect', 1, { app: 'live' }), command(1, 'publish', 2, null, 'live-key', 'live')])),
+    );
+    socket.on('data', () => undefined);
+    socket.on('error', () => undefined);
+    hangUpNow = () => socket.destroy();
+    expect(await handedOver).toBe('closed');
+  });
+
   it('hangs up on a chunk size over 64 KiB and on a message over 4 MiB', async () => {
     const { port, lines } = await start();
     // Chunk stream 2, type 0 header: timestamp 0, length 4, type 1 (set chunk size), stream 0.

@@ -357,7 +357,12 @@ class Connection implements IngestConnection {
 
   private decided(decision: PublishDecision) {
     this.deciding = false;
-    if (this.closed) return;
+    if (this.closed) {
+      // The encoder left while its key was checked: an accepted session is still handed over, so its
+      // owner ends it (it sees the connection closed) and the live does not stay "on air" unfed.
+      if ('accept' in decision) decision.accept(this);
+      return;
+    }
     if ('refuse' in decision) {
       this.status('error', 'NetStream.Publish.BadName', decision.refuse);
       this.opts.log?.warn({ reason: decision.refuse, remote: this.remote }, 'rtmp publish refused');
