@@ -121,12 +121,16 @@ describe('live ingest (real RTMP from the bundled engine)', () => {
     expect((await get(playlistUrl)).body).toContain('#EXT-X-ENDLIST');
 
     // The replay: a private video through the uploads' transcode, ready once the worker has run.
-    const replayId = await until('the replay', async () => (await state(a.live._id)).replayVideoId ?? undefined);
+    const replayId = await until('the replay', async () => (await call(t, 'GET', `/lives/${a.live._id}`, { as: owner })).body.data.replayVideoId ?? undefined);
     expect(await createWorker(t.ctx, memoryLog()).drain()).toBeGreaterThanOrEqual(1);
     const video = (await call(t, 'GET', `/videos/${replayId}`, { as: owner })).body.data.video;
     expect(video).toMatchObject({ title: 'On air', status: 'ready', isPublished: false });
     expect(video.duration).toBeGreaterThan(6);
     expect((await call(t, 'GET', `/videos/${replayId}`)).status).toBe(404);
+    // Named to its owner only until it is published (a link to a 404 otherwise).
+    expect((await state(a.live._id)).replayVideoId).toBeNull();
+    expect((await call(t, 'PATCH', `/videos/${replayId}/publish`, { as: owner, body: { isPublished: true } })).status).toBe(200);
+    expect((await state(a.live._id)).replayVideoId).toBe(replayId);
   });
 
   it('cuts a low-latency live into 1 s segments, the lower rungs\' keyframes and the playlist target with them, whatever the normal length; a session replaces the last one\'s files, not the thumbnail', async () => {

@@ -1,7 +1,8 @@
 import { and, count, desc, eq, getTableColumns, gt, not, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { lives, liveViewers } from '../../db/schema.ts';
+import { lives, liveViewers, videos } from '../../db/schema.ts';
 import { accountSuspended } from '../../policy/content-state.ts';
+import { videoVisibleTo } from '../../policy/visibility.ts';
 
 export type LiveRow = typeof lives.$inferSelect;
 export type NewLive = typeof lives.$inferInsert;
@@ -37,6 +38,12 @@ export class LivesRepository {
 
   listByOwner(ownerId: string, limit: number, offset: number): Promise<LiveRow[]> {
     return this.db.select().from(lives).where(eq(lives.ownerId, ownerId)).orderBy(desc(lives.createdAt), desc(lives.id)).limit(limit).offset(offset);
+  }
+
+  /** Whether the viewer may open the video (a live's replay: private until its owner publishes it). */
+  async videoVisible(videoId: string, viewerId: string | null): Promise<boolean> {
+    const [row] = await this.db.select({ id: videos.id }).from(videos).where(and(eq(videos.id, videoId), videoVisibleTo(viewerId))).limit(1);
+    return row !== undefined;
   }
 
   async countByOwner(ownerId: string): Promise<number> {

@@ -139,7 +139,10 @@ export class LivesService {
   async get(viewerId: string | null, liveId: string): Promise<Live> {
     const row = await this.repo.find(liveId);
     if (!row || !liveVisibleTo(row, viewerId)) throw notFound(liveMessages.notFound);
-    return presentLive(this.ctx.config.jwtSecret, row, onAir(row) ? await this.repo.viewers(liveId, VIEWER_SECONDS) : null, this.access(row));
+    // The replay is named to who may open it: it is private until its owner publishes it.
+    const replayVideoId = row.replayVideoId && (await this.repo.videoVisible(row.replayVideoId, viewerId)) ? row.replayVideoId : null;
+    const viewers = onAir(row) ? await this.repo.viewers(liveId, VIEWER_SECONDS) : null;
+    return presentLive(this.ctx.config.jwtSecret, { ...row, replayVideoId }, viewers, this.access(row));
   }
 
   async update(viewerId: string, liveId: string, patch: LivePatch): Promise<Live> {

@@ -5,6 +5,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Live } from '@glimpse/contract';
 import { session } from '@/lib/session.ts';
 import { fakeApi, renderApp } from '@/test/render.tsx';
+import { livePollMs } from './api/lives-api.ts';
 
 /**
  * The chat streams the page opens, on top of fakeApi's answers: each records its URL and login,
@@ -121,6 +122,17 @@ describe('live watch page', () => {
     expect(await screen.findByRole('heading', { name: 'Live chat' })).toBeInTheDocument();
     await waitFor(() => expect(streams).toHaveLength(1));
     expect(streams[0]!.authorization).toBe('Bearer owner-token');
+  });
+
+  it('asks again after the end until the replay is named, for 10 minutes at most', () => {
+    const ended = { ...base, state: 'ended' as const, endedAt: '2026-12-01T10:00:00.000Z' };
+    const at = (minutes: number) => Date.parse('2026-12-01T10:00:00.000Z') + minutes * 60_000;
+    expect(livePollMs({ ...base, state: 'waiting' })).toBe(3_000);
+    expect(livePollMs({ ...base, state: 'live' })).toBe(10_000);
+    expect(livePollMs(ended, at(1))).toBe(10_000);
+    expect(livePollMs(ended, at(11))).toBe(false);
+    expect(livePollMs({ ...ended, replayVideoId: 'v9' }, at(1))).toBe(false);
+    expect(livePollMs({ ...ended, saveReplay: false }, at(1))).toBe(false);
   });
 
   it('says the live has ended and links its replay', async () => {

@@ -6,12 +6,22 @@ import { api } from '@/lib/api-client.ts';
 export const WAITING_POLL_MS = 3_000;
 /** On air: often enough to notice the end (the player also sees the playlist's end). */
 const ON_AIR_POLL_MS = 10_000;
+/** After the end, while its replay is saved (the recording copied, then named): asked again for this long. */
+const REPLAY_WAIT_MS = 10 * 60_000;
+
+/** How often the live page asks again: while it waits, while on air, and for a while after the end until the replay is named. */
+export function livePollMs(l: Live | undefined, now = Date.now()): number | false {
+  if (l?.state === 'waiting') return WAITING_POLL_MS;
+  if (l?.state === 'live') return ON_AIR_POLL_MS;
+  const savingReplay = l?.state === 'ended' && l.saveReplay && !l.replayVideoId && l.endedAt !== null && now - Date.parse(l.endedAt) < REPLAY_WAIT_MS;
+  return savingReplay ? ON_AIR_POLL_MS : false;
+}
 
 export const liveQueryOptions = (liveId: string) =>
   queryOptions({
     queryKey: ['lives', liveId],
     queryFn: ({ signal }) => api.get<Live>(`lives/${encodeURIComponent(liveId)}`, undefined, signal).then((r) => r.data),
-    refetchInterval: (q) => (q.state.data?.state === 'waiting' ? WAITING_POLL_MS : q.state.data?.state === 'live' ? ON_AIR_POLL_MS : false),
+    refetchInterval: (q) => livePollMs(q.state.data),
   });
 
 export const myLivesQueryOptions = queryOptions({
