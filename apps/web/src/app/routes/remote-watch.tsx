@@ -7,7 +7,7 @@ import { Spinner } from '@/components/ui/spinner.tsx';
 import { paths } from '@/config/paths.ts';
 import { VideoPlayer } from '@/features/videos/components/video-player.tsx';
 import { errorMessage } from '@/lib/api-client.ts';
-import { remoteVideoOptions } from '@/lib/federation.ts';
+import { htmlToText, remoteVideoOptions } from '@/lib/federation.ts';
 import { formatRelative } from '@/lib/format.ts';
 import { useStoredUser } from '@/lib/session.ts';
 import { t } from '@/lib/i18n/i18n.ts';
@@ -65,7 +65,8 @@ export default function RemoteWatchRoute() {
             </Suspense>
           )}
         </div>
-        {video.description && <p className="mt-3 text-sm whitespace-pre-line [overflow-wrap:anywhere]">{video.description}</p>}
+        {/* The server keeps the description as sanitised HTML (as PeerTube sends it): shown as text. */}
+        {video.description && <p className="mt-3 text-sm whitespace-pre-line [overflow-wrap:anywhere]">{htmlToText(video.description)}</p>}
         <FederatedThread videoId={video._id} remote />
       </div>
     </div>

@@ -69,14 +69,17 @@ describe('following a channel of another server', () => {
     expect(within(card).queryByRole('button')).toBeNull();
   });
 
-  it('a remote video plays here in our player from its origin, says where it comes from and links the original', async () => {
-    fakeApi((url) => (url.pathname === `/api/v1/federation/videos/${video._id}` ? { data: { video } } : undefined));
+  it('a remote video plays here in our player from its origin, says where it comes from and links the original; its description reads as text', async () => {
+    const described = { ...video, description: '<p>First &amp; best</p><p>Second <a href="https://a.example">line</a></p>' };
+    fakeApi((url) => (url.pathname === `/api/v1/federation/videos/${video._id}` ? { data: { video: described } } : undefined));
     renderApp(`/remote/video/${video._id}`);
     expect(await screen.findByRole('heading', { level: 1, name: 'Hello fediverse' })).toBeInTheDocument();
     expect(screen.getByRole('region', { name: PLAYER })).toBeInTheDocument();
     expect(screen.getByText('from a.example')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Watch on a.example' })).toHaveAttribute('href', 'https://a.example/video/x');
     expect(screen.getByRole('link', { name: 'Alice A' })).toHaveAttribute('href', `/remote/${channel('none')._id}`);
+    const description = screen.getByText(/First & best/);
+    expect(description.textContent).toBe('First & best\n\nSecond line');
   });
 
   it('on a remote video, a user comments (sent to its server) and sees the thread as text', async () => {
