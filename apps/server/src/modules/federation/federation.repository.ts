@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Executor } from '../../db/client.ts';
 import {
   channelRemoteBlocks,
@@ -426,10 +426,10 @@ export class FederationRepository {
    */
   async isBlocked(host: string, actorUri?: string): Promise<boolean> {
     const h = host.toLowerCase();
-    const targets = [...blockTargets(h), ...(actorUri ? [actorUri] : [])];
+    const actor = actorUri ? sql` OR (b.kind = 'actor' AND b.target = ${actorUri})` : sql``;
     const [row] = await queryRows<{ blocked: boolean }>(
       this.db,
-      sql`SELECT EXISTS (SELECT 1 FROM federation_blocks WHERE target IN (${sql.join(targets.map((t) => sql`${t}`), sql`, `)}))
+      sql`SELECT EXISTS (SELECT 1 FROM federation_blocks b WHERE (b.kind = 'host' AND ${hostBlockedBy(sql`${h}`, sql`b.target`)})${actor})
           OR (coalesce((SELECT mode FROM federation_policy), 'open') = 'allowlist'
               AND NOT EXISTS (SELECT 1 FROM federation_allowed_hosts WHERE host = ${h})) AS blocked`,
     );
@@ -473,12 +473,7 @@ export class FederationRepository {
    * our channels (the counts drop), our users' follows of them, their videos.
    */
   async purgeActors(by: { host: string } | { uri: string }): Promise<void> {
-    // A host's actors as isBlocked sees them: a name takes its ports and subdomains with it.
-    const name = sql`split_part(lower(a.host), ':', 1)`;
-    const match =
-      'host' in by
-        ? sql`(lower(a.host) = lower(${by.host}) OR ${name} = lower(${by.host}) OR right(${name}, length(${by.host}) + 1) = '.' || lower(${by.host}))`
-        : sql`a.uri = ${by.uri}`;
+    const match = 'host' in by ? hostBlockedBy(sql`a.host`, sql`${by.host}`) : sql`a.uri = ${by.uri}`;
     await this.db.execute(sql`
       UPDATE users u SET subscriber_count = greatest(0, u.subscriber_count - f.n)
       FROM (SELECT rf.channel_id, count(*)::int AS n FROM remote_followers rf JOIN remote_actors a ON a.id = rf.actor_id WHERE ${match} GROUP BY rf.channel_id) f
@@ -668,11 +663,11 @@ export class FederationRepository {
   }
 }
 
-/** The block entries that would stop `host` (`name[:port]`): itself, its name without the port, and the domains above it. */
-export function blockTargets(host: string): string[] {
-  const name = host.replace(/:\d+$/, '');
-  if (name.startsWith('[') || /^[\d.]+$/.test(name)) return [...new Set([host, name])];
-  const labels = name.split('.');
-  const parents = labels.slice(1, -1).map((_, i) => labels.slice(i + 1).join('.'));
-  return [...new Set([host, name, ...parents])];
+/**
+ * The one rule of host blocks (isBlocked, purgeActors): `host` (`name[:port]`) is stopped by a block
+ * of `target` when the target is the host itself, its name on any port, or a domain above it.
+ */
+function hostBlockedBy(host: SQL, target: SQL): SQL {
+  const name = sql`split_part(lower(${host}), ':', 1)`;
+  return sql`(lower(${host}) = lower(${target}) OR ${name} = lower(${target}) OR right(${name}, length(${target}) + 1) = '.' || lower(${target}))`;
 }
